@@ -5,6 +5,7 @@ export * from './stt-provider';
 export * from './tts-provider';
 export * from './provider-error';
 export * from './request-deadline';
+export * from './cloud-tts-provider';
 export * from './speech-settings';
 export * from './speech-events';
 export * from './plugin';

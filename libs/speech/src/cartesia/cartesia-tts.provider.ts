@@ -1,12 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { isoLanguageOf } from '../languages';
 import { substituteAliases } from '../pronunciation-match';
-import { ProviderError } from '../provider-error';
+import { CloudTtsProvider, type TtsCall } from '../cloud-tts-provider';
 import { rawPcm16Pieces } from '../raw-pcm-stream';
-import { RequestDeadline } from '../request-deadline';
 import { socketBase, SpeechSocket } from '../speech-socket';
 import type { NetworkProviderConfig } from '../speech-settings';
-import type { TtsProvider, TtsRequest, TtsVoice } from '../tts-provider';
+import type { TtsRequest, TtsVoice } from '../tts-provider';
 
 export const CARTESIA_DEFAULT_MODEL = 'sonic-3';
 /** The API version this adapter speaks (the Cartesia-Version header every request carries). */
@@ -84,41 +83,29 @@ interface CartesiaAnswer {
  * first chunk arrives. The deadline runs to the first chunk and between chunks, not while the pipeline
  * consumes; a barge-in cancels the context and closes the socket.
  */
-export class CartesiaTtsProvider implements TtsProvider {
+export class CartesiaTtsProvider extends CloudTtsProvider {
   readonly name = 'cartesia' as const;
 
-  constructor(private readonly config: NetworkProviderConfig) {}
-
-  async *synthesize(
-    { text, voice, pronunciations }: TtsRequest,
-    signal?: AbortSignal,
-  ): AsyncIterable<Int16Array> {
+  protected async *speak({ text, voice, pronunciations }: TtsRequest, call: TtsCall) {
     const transcript = substituteAliases(text.trim(), pronunciations);
-    if (signal?.aborted || !transcript.trim()) return;
+    if (!transcript.trim()) return;
     const url = `${socketBase(cartesiaApiBase(this.config.baseUrl))}/tts/websocket`;
     const context = { id: randomUUID(), done: false };
-    const deadline = new RequestDeadline('speech synthesis', this.config.timeoutMs, signal);
-    let socket: SpeechSocket | undefined;
-    try {
-      socket = await SpeechSocket.open(url, cartesiaHeaders(this.config.apiKey), deadline.signal);
-      // A barge-in or a stall cancels the context before the socket closes.
-      socket.farewell = { context_id: context.id, cancel: true };
-      socket.send(cartesiaGenerationRequest(this.config, context.id, transcript, voice));
-      yield* rawPcm16Pieces(cartesiaAudio(socket, context), {
-        sampleRate: OUTPUT_SAMPLE_RATE,
-        gain: voice.volume ?? 1,
-        deadline,
-        signal,
-      });
-    } catch (error) {
-      if (deadline.callerAborted) return;
-      throw new ProviderError('tts', 'cartesia', deadline.timeout ?? error);
-    } finally {
-      deadline.release();
+    const socket = await SpeechSocket.open(url, cartesiaHeaders(this.config.apiKey), call.deadline.signal);
+    call.onRelease(() => {
       // Stopped before the end (barge-in, failure): the context is cancelled so nothing more is generated.
-      if (!context.done) socket?.send({ context_id: context.id, cancel: true });
-      socket?.close();
-    }
+      if (!context.done) socket.send({ context_id: context.id, cancel: true });
+      socket.close();
+    });
+    // A barge-in or a stall cancels the context before the socket closes.
+    socket.farewell = { context_id: context.id, cancel: true };
+    socket.send(cartesiaGenerationRequest(this.config, context.id, transcript, voice));
+    yield* rawPcm16Pieces(cartesiaAudio(socket, context), {
+      sampleRate: OUTPUT_SAMPLE_RATE,
+      gain: voice.volume ?? 1,
+      deadline: call.deadline,
+      signal: call.signal,
+    });
   }
 }
 

@@ -1,12 +1,8 @@
-import { request } from 'undici';
 import { apiBaseUrl } from '@vap/llm';
+import { CloudTtsProvider, type TtsCall } from '../cloud-tts-provider';
 import { isoLanguageOf } from '../languages';
 import { substituteAliases } from '../pronunciation-match';
-import { ProviderError } from '../provider-error';
-import { rawPcm16Pieces } from '../raw-pcm-stream';
-import { RequestDeadline } from '../request-deadline';
-import type { NetworkProviderConfig } from '../speech-settings';
-import type { TtsProvider, TtsRequest, TtsVoice } from '../tts-provider';
+import type { TtsRequest, TtsVoice } from '../tts-provider';
 
 /** Aura answers at the carriers' rate directly: no resampling. */
 const SAMPLE_RATE = 8000;
@@ -15,7 +11,6 @@ export const DEEPGRAM_SPEAK_MAX_CHARS = 2000;
 /** Aura-2's speed control accepts 0.7-1.5. */
 const MIN_SPEED = 0.7;
 const MAX_SPEED = 1.5;
-const ERROR_EXCERPT_CHARS = 300;
 const DEFAULT_FAMILY = 'aura-2';
 
 /** A full Aura model id names the family, the voice and its language: aura-2-thalia-en, aura-asteria-en. */
@@ -62,16 +57,18 @@ export function speakPieces(text: string, max = DEEPGRAM_SPEAK_MAX_CHARS): strin
  * Token`. The answer is streamed chunked and goes out piece by piece as it arrives. Dictionary words are spoken
  * by their aliases (Aura takes plain text); speed uses Aura-2's speed control, volume is applied here.
  */
-export class DeepgramTtsProvider implements TtsProvider {
+export class DeepgramTtsProvider extends CloudTtsProvider {
   readonly name = 'deepgram' as const;
 
-  constructor(private readonly config: NetworkProviderConfig) {}
+  /** One request (and deadline) per piece of text Aura accepts, spoken one after the other. */
+  override async *synthesize(request: TtsRequest, signal?: AbortSignal): AsyncIterable<Int16Array> {
+    for (const piece of speakPieces(substituteAliases(request.text, request.pronunciations))) {
+      if (signal?.aborted) return;
+      yield* this.timed(signal, (call) => this.speak({ ...request, text: piece }, call));
+    }
+  }
 
-  async *synthesize(
-    { text, voice, pronunciations }: TtsRequest,
-    signal?: AbortSignal,
-  ): AsyncIterable<Int16Array> {
-    if (signal?.aborted) return;
+  protected async *speak({ text, voice }: TtsRequest, call: TtsCall) {
     const model = deepgramSpeakModel(voice, this.config.model);
     const query = new URLSearchParams({
       model,
@@ -83,42 +80,14 @@ export class DeepgramTtsProvider implements TtsProvider {
     if (speed !== 1 && model.startsWith('aura-2-')) {
       query.set('speed', String(Math.min(MAX_SPEED, Math.max(MIN_SPEED, speed))));
     }
-    const url = `${apiBaseUrl(this.config.baseUrl)}/speak?${query}`;
-    const gain = Math.min(2, Math.max(0, voice.volume ?? 1));
-    for (const piece of speakPieces(substituteAliases(text, pronunciations))) {
-      for await (const pcm of this.speakPiece(url, piece, gain, signal)) yield pcm;
-      if (signal?.aborted) return;
-    }
-  }
-
-  private async *speakPiece(url: string, text: string, gain: number, signal?: AbortSignal) {
-    const deadline = new RequestDeadline('speech synthesis', this.config.timeoutMs, signal);
-    let body: Awaited<ReturnType<typeof request>>['body'] | undefined;
-    try {
-      const res = await request(url, {
-        method: 'POST',
+    yield* this.postForPcm(
+      call,
+      `${apiBaseUrl(this.config.baseUrl)}/speak?${query}`,
+      {
         headers: { authorization: `Token ${this.config.apiKey}`, 'content-type': 'application/json' },
         body: JSON.stringify({ text }),
-        signal: deadline.signal,
-      });
-      body = res.body;
-      if (res.statusCode < 200 || res.statusCode >= 300) {
-        const answer = await res.body.text().catch(() => '');
-        throw new Error(`HTTP ${res.statusCode}: ${answer.slice(0, ERROR_EXCERPT_CHARS)}`);
-      }
-      yield* rawPcm16Pieces(res.body as AsyncIterable<Buffer>, {
-        sampleRate: SAMPLE_RATE,
-        gain,
-        deadline,
-        signal,
-      });
-    } catch (error) {
-      if (deadline.callerAborted) return;
-      throw new ProviderError('tts', 'deepgram', deadline.timeout ?? error);
-    } finally {
-      deadline.release();
-      // Stopped early (barge-in, consumer broke off): drop the rest of the answer and free the connection.
-      if (body && !body.destroyed) body.destroy();
-    }
+      },
+      { sampleRate: SAMPLE_RATE, gain: Math.min(2, Math.max(0, voice.volume ?? 1)) },
+    );
   }
 }

@@ -1,11 +1,10 @@
 import { isoLanguageOf } from '../languages';
 import { substituteAliases } from '../pronunciation-match';
-import { ProviderError } from '../provider-error';
+import { CloudTtsProvider, type TtsCall } from '../cloud-tts-provider';
 import { rawPcm16Pieces } from '../raw-pcm-stream';
-import { RequestDeadline } from '../request-deadline';
 import { socketBase, SpeechSocket } from '../speech-socket';
 import type { NetworkProviderConfig } from '../speech-settings';
-import type { Pronunciation, TtsProvider, TtsRequest, TtsVoice } from '../tts-provider';
+import type { Pronunciation, TtsRequest, TtsVoice } from '../tts-provider';
 import { elevenLabsPhonemeText } from './elevenlabs-markup';
 
 export const ELEVENLABS_DEFAULT_MODEL = 'eleven_flash_v2_5';
@@ -79,41 +78,31 @@ interface ElevenLabsAnswer {
  * `isFinal`. The first audio goes out as the first chunk arrives. The deadline runs to the first chunk and
  * between chunks, not while the pipeline consumes; a barge-in closes the socket.
  */
-export class ElevenLabsTtsProvider implements TtsProvider {
+export class ElevenLabsTtsProvider extends CloudTtsProvider {
   readonly name = 'elevenlabs' as const;
 
-  constructor(private readonly config: NetworkProviderConfig) {}
-
-  async *synthesize(
-    { text, voice, pronunciations }: TtsRequest,
-    signal?: AbortSignal,
-  ): AsyncIterable<Int16Array> {
-    if (signal?.aborted || !text.trim()) return;
+  protected async *speak({ text, voice, pronunciations }: TtsRequest, call: TtsCall) {
+    if (!text.trim()) return;
     const request = elevenLabsRequest(this.config, text.trim(), voice, pronunciations);
-    const deadline = new RequestDeadline('speech synthesis', this.config.timeoutMs, signal);
-    let socket: SpeechSocket | undefined;
-    try {
-      socket = await SpeechSocket.open(request.url, { 'xi-api-key': this.config.apiKey }, deadline.signal);
-      const speed = Math.min(MAX_SPEED, Math.max(MIN_SPEED, voice.speed || 1));
-      // The first message is a blank space; voice settings go only here (later ones must not change them).
-      socket.send(speed !== 1 ? { text: ' ', voice_settings: { speed } } : { text: ' ' });
-      // Text ends with a space, as the protocol asks; flush generates it now, the empty text ends the input.
-      socket.send({ text: `${request.text} `, flush: true });
-      socket.send({ text: '' });
-      yield* rawPcm16Pieces(elevenLabsAudio(socket), {
-        sampleRate: OUTPUT_SAMPLE_RATE,
-        gain: voice.volume ?? 1,
-        deadline,
-        signal,
-      });
-    } catch (error) {
-      if (deadline.callerAborted) return;
-      throw new ProviderError('tts', 'elevenlabs', deadline.timeout ?? error);
-    } finally {
-      deadline.release();
-      // Done, failed or stopped early (barge-in): the socket goes, so nothing more is generated or billed.
-      socket?.close();
-    }
+    const socket = await SpeechSocket.open(
+      request.url,
+      { 'xi-api-key': this.config.apiKey },
+      call.deadline.signal,
+    );
+    // Done, failed or stopped early (barge-in): the socket goes, so nothing more is generated or billed.
+    call.onRelease(() => socket.close());
+    const speed = Math.min(MAX_SPEED, Math.max(MIN_SPEED, voice.speed || 1));
+    // The first message is a blank space; voice settings go only here (later ones must not change them).
+    socket.send(speed !== 1 ? { text: ' ', voice_settings: { speed } } : { text: ' ' });
+    // Text ends with a space, as the protocol asks; flush generates it now, the empty text ends the input.
+    socket.send({ text: `${request.text} `, flush: true });
+    socket.send({ text: '' });
+    yield* rawPcm16Pieces(elevenLabsAudio(socket), {
+      sampleRate: OUTPUT_SAMPLE_RATE,
+      gain: voice.volume ?? 1,
+      deadline: call.deadline,
+      signal: call.signal,
+    });
   }
 }
 

@@ -1,22 +1,18 @@
 import WebSocket from 'ws';
-import { applyGain } from '@vap/media';
 import { INDIAN_LOCALES, isoLanguageOf } from '../languages';
 import { substituteAliases } from '../pronunciation-match';
-import { ProviderError } from '../provider-error';
-import { RequestDeadline } from '../request-deadline';
-import type { NetworkProviderConfig } from '../speech-settings';
-import type { TtsProvider, TtsRequest } from '../tts-provider';
+import { CloudTtsProvider, type TtsCall } from '../cloud-tts-provider';
+import { rawPcm16Pieces } from '../raw-pcm-stream';
+import type { TtsRequest } from '../tts-provider';
 import { SARVAM_KEY_HEADER, sarvamSocketBase } from './sarvam-urls';
 
 export const SARVAM_TTS_DEFAULT_MODEL = 'bulbul:v2';
 /** Bulbul speaks 8 kHz itself: the call's rate, so nothing is resampled. */
 const SAMPLE_RATE = 8000;
-/** Pieces yielded are at most 100 ms, so barge-in stops the audio promptly. */
-const PIECE_SAMPLES = SAMPLE_RATE / 10;
 /** Longest text one message takes (bulbul:v2's limit; v3 takes 2500). */
 const MAX_TEXT_CHARS = 1500;
-/** Audio not yet taken by the pipeline, at most (a stalled consumer cannot make it grow without end). */
-const MAX_QUEUED_SAMPLES = SAMPLE_RATE * 120;
+/** Audio bytes not yet taken by the pipeline, at most (a stalled consumer cannot make it grow without end). */
+const MAX_QUEUED_BYTES = SAMPLE_RATE * 2 * 120;
 
 /** The pace range of each model (bulbul:v2 0.3-3.0, v3 0.5-2.0). */
 function paceFor(model: string, speed: number): number {
@@ -55,16 +51,10 @@ interface SarvamTtsMessage {
  * 8 kHz linear16), the text, a flush; base64 PCM chunks come back as they are synthesised, then the completion
  * event. One socket per request, closed when the audio is done or the caller stops listening (barge-in).
  */
-export class SarvamTtsProvider implements TtsProvider {
+export class SarvamTtsProvider extends CloudTtsProvider {
   readonly name = 'sarvam' as const;
 
-  constructor(private readonly config: NetworkProviderConfig) {}
-
-  async *synthesize(
-    { text, voice, pronunciations }: TtsRequest,
-    signal?: AbortSignal,
-  ): AsyncIterable<Int16Array> {
-    if (signal?.aborted) return;
+  protected async *speak({ text, voice, pronunciations }: TtsRequest, call: TtsCall) {
     const spoken = substituteAliases(text, pronunciations).trim();
     if (!spoken) return;
     // The catalog voice's model first: speakers belong to one model (anushka is bulbul:v2's).
@@ -79,48 +69,37 @@ export class SarvamTtsProvider implements TtsProvider {
       output_audio_codec: 'linear16',
     };
     if (loudnessOnServer) config.loudness = Math.min(3, Math.max(0.3, volume));
-    const gain = loudnessOnServer ? 1 : volume;
 
-    const deadline = new RequestDeadline('speech synthesis', this.config.timeoutMs, signal);
     const query = new URLSearchParams({ model, send_completion_event: 'true' });
     const ws = new WebSocket(`${sarvamSocketBase(this.config.baseUrl)}/text-to-speech/ws?${query}`, {
       headers: { [SARVAM_KEY_HEADER]: this.config.apiKey },
       handshakeTimeout: this.config.timeoutMs,
     });
-    const stream = new SocketAudio(ws, deadline.signal);
+    call.onRelease(() => {
+      // Done, failed or stopped early: the socket goes (an unfinished synthesis is abandoned with it).
+      if (ws.readyState === WebSocket.OPEN) ws.close(1000);
+      else ws.terminate();
+    });
+    const stream = new SocketAudio(ws, call.deadline.signal);
     ws.once('open', () => {
       ws.send(JSON.stringify({ type: 'config', data: config }));
       for (const piece of textPieces(spoken))
         ws.send(JSON.stringify({ type: 'text', data: { text: piece } }));
       ws.send(JSON.stringify({ type: 'flush' }));
     });
-    try {
-      for (;;) {
-        const pcm = await stream.next();
-        if (!pcm) break;
-        deadline.pause();
-        for (let at = 0; at < pcm.length; at += PIECE_SAMPLES) {
-          const piece = pcm.slice(at, at + PIECE_SAMPLES);
-          yield gain !== 1 ? applyGain(piece, gain) : piece;
-          if (signal?.aborted) return;
-        }
-        deadline.arm();
-      }
-    } catch (error) {
-      if (deadline.callerAborted) return;
-      throw new ProviderError('tts', 'sarvam', deadline.timeout ?? error);
-    } finally {
-      deadline.release();
-      // Done, failed or stopped early: the socket goes (an unfinished synthesis is abandoned with it).
-      if (ws.readyState === WebSocket.OPEN) ws.close(1000);
-      else ws.terminate();
-    }
+    yield* rawPcm16Pieces(stream.chunks(), {
+      sampleRate: SAMPLE_RATE,
+      gain: loudnessOnServer ? 1 : volume,
+      deadline: call.deadline,
+      signal: call.signal,
+    });
   }
 }
 
 /** The audio arriving on one synthesis socket, taken chunk by chunk; ends at the completion event. */
 class SocketAudio {
-  private readonly queue: Int16Array[] = [];
+  private readonly queue: Buffer[] = [];
+  /** Bytes queued. */
   private queued = 0;
   private done = false;
   private error: unknown;
@@ -143,11 +122,9 @@ class SocketAudio {
       }
       if (message.type === 'audio' && message.data?.audio) {
         const bytes = Buffer.from(message.data.audio, 'base64');
-        const pcm = new Int16Array(bytes.length >> 1);
-        for (let i = 0; i < pcm.length; i++) pcm[i] = bytes.readInt16LE(i * 2);
-        this.queued += pcm.length;
-        if (this.queued > MAX_QUEUED_SAMPLES) return stop(new Error('more audio than any sentence needs'));
-        this.queue.push(pcm);
+        this.queued += bytes.length;
+        if (this.queued > MAX_QUEUED_BYTES) return stop(new Error('more audio than any sentence needs'));
+        this.queue.push(bytes);
         this.wake?.();
       } else if (message.type === 'event' && message.data?.event_type === 'final') {
         this.done = true;
@@ -173,16 +150,17 @@ class SocketAudio {
     signal.addEventListener('abort', () => stop(signal.reason), { once: true });
   }
 
-  /** The next chunk, or undefined when the synthesis is complete; throws when it failed. */
-  async next(): Promise<Int16Array | undefined> {
+  /** The chunks (PCM16 bytes) until the synthesis is complete; throws when it failed. */
+  async *chunks(): AsyncGenerator<Buffer> {
     for (;;) {
-      const pcm = this.queue.shift();
-      if (pcm) {
-        this.queued -= pcm.length;
-        return pcm;
+      const bytes = this.queue.shift();
+      if (bytes) {
+        this.queued -= bytes.length;
+        yield bytes;
+        continue;
       }
       if (this.error !== undefined) throw this.error;
-      if (this.done) return undefined;
+      if (this.done) return;
       await new Promise<void>((resolve) => (this.wake = resolve));
       this.wake = undefined;
     }
