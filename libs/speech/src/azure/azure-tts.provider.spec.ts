@@ -1,8 +1,9 @@
 import { request } from 'undici';
 import { closeOfflineSpeech } from '@vap/media';
-import { ProviderError, ProviderTimeout } from '../provider-error';
+import { ProviderError } from '../provider-error';
 import { speechPlugin, ttsCapabilities } from '../registry';
 import { AzureTtsFake, FakeRecogniser, readAzureSsml } from '../testing';
+import { ttsPluginContract } from '../testing/tts-plugin-contract';
 import type { TtsVoice } from '../tts-provider';
 import { azurePlugin } from '.';
 import { azureLocale, azureSsml, xmlEscape } from './azure-ssml';
@@ -47,6 +48,14 @@ function heard(chunks: Int16Array[]): string[] {
   const recogniser = new FakeRecogniser(8000);
   return chunks.flatMap((chunk) => recogniser.push(chunk));
 }
+
+ttsPluginContract({
+  plugin: azurePlugin,
+  voice: VOICE,
+  config: { region: 'centralindia' },
+  startFake: ({ apiKey, slow }) =>
+    AzureTtsFake.start({ apiKey, pacing: slow ? { chunks: 12, delayMs: 100 } : undefined }),
+});
 
 describe('AzureTtsProvider against the Azure Speech fake', () => {
   it('posts SSML with the documented headers: key, ssml+xml, raw 8 kHz PCM, a User-Agent', async () => {
@@ -146,57 +155,12 @@ describe('AzureTtsProvider against the Azure Speech fake', () => {
     expect(xmlEscape(`<a href="x">&'`)).toBe('&lt;a href=&quot;x&quot;&gt;&amp;&apos;');
   });
 
-  it('stops on abort (barge-in) and releases the request', async () => {
-    await fake.close();
-    fake = await AzureTtsFake.start({ apiKey: KEY, pacing: { chunks: 12, delayMs: 60 } });
-    const controller = new AbortController();
-    const started = Date.now();
-    let chunks = 0;
-    for await (const _chunk of provider({ timeoutMs: 5000 }).synthesize(
-      { text: 'A long answer the caller talks over before it is finished.', voice: VOICE },
-      controller.signal,
-    )) {
-      chunks++;
-      controller.abort();
-    }
-    expect(chunks).toBeGreaterThan(0);
-    expect(Date.now() - started).toBeLessThan(1000);
-    await waitFor(() => fake.requests[0].clientClosed);
-    expect(fake.requests[0].complete).toBe(false);
-  });
-
-  it('stops quietly on abort while waiting for the first byte, and sends nothing for empty text', async () => {
-    fake.fail('hang', { times: 1 });
-    const controller = new AbortController();
-    setTimeout(() => controller.abort(), 100);
-    const started = Date.now();
-    await expect(
-      collect(provider({ timeoutMs: 5000 }).synthesize({ text: 'Hi.', voice: VOICE }, controller.signal)),
-    ).resolves.toEqual([]);
-    expect(Date.now() - started).toBeLessThan(1000);
+  it('sends nothing for empty text (Azure would bill an empty document)', async () => {
     await expect(collect(provider().synthesize({ text: '  ', voice: VOICE }))).resolves.toEqual([]);
-    expect(fake.requests).toHaveLength(1);
+    expect(fake.requests).toHaveLength(0);
   });
 
-  it('refuses a wrong key as ProviderError quoting Azure, without the key', async () => {
-    const error = await collect(
-      provider({ apiKey: 'not-the-key' }).synthesize({ text: 'Hi.', voice: VOICE }),
-    ).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(ProviderError);
-    expect(error).toMatchObject({ provider: 'tts', name: 'azure', reason: 'tts_provider_error:azure' });
-    expect((error as Error).message).toContain('HTTP 401');
-    expect((error as Error).message).toContain('Access denied');
-    expect((error as Error).message).not.toContain('not-the-key');
-  });
-
-  it('fails as ProviderError on a server error, a dropped stream, an unknown voice and a hang (within the deadline)', async () => {
-    fake.fail('error', { times: 1 });
-    const failed = await collect(provider().synthesize({ text: 'Hi.', voice: VOICE })).catch(
-      (e: unknown) => e,
-    );
-    expect(failed).toBeInstanceOf(ProviderError);
-    expect((failed as Error).message).toContain('HTTP 500');
-
+  it('fails as ProviderError on a dropped stream and an unknown voice, and heals after the scripted failure', async () => {
     fake.fail('close', { times: 1 });
     const dropped = await collect(
       provider().synthesize({ text: 'A sentence that is cut.', voice: VOICE }),
@@ -208,15 +172,6 @@ describe('AzureTtsProvider against the Azure Speech fake', () => {
     ).catch((e: unknown) => e);
     expect(unknown).toBeInstanceOf(ProviderError);
     expect((unknown as Error).message).toContain('HTTP 400');
-
-    fake.fail('hang', { times: 1 });
-    const started = Date.now();
-    const hung = await collect(provider({ timeoutMs: 300 }).synthesize({ text: 'Hi.', voice: VOICE })).catch(
-      (e: unknown) => e,
-    );
-    expect(hung).toBeInstanceOf(ProviderError);
-    expect((hung as ProviderError).cause).toBeInstanceOf(ProviderTimeout);
-    expect(Date.now() - started).toBeLessThan(1000);
 
     expect(heard(await collect(provider().synthesize({ text: 'Back again.', voice: VOICE })))).toEqual([
       'Back again.',
@@ -302,7 +257,7 @@ describe('azurePlugin', () => {
     expect(plugin!.stt).toBeUndefined();
   });
 
-  it('checks a key on the voices list: good, refused (quoting Azure), unreachable, and no region', async () => {
+  it('checks a key on the voices list: good, refused (quoting Azure), and no region', async () => {
     const check = (apiKey: string, baseUrl = fake.baseUrl, region?: string) =>
       azurePlugin.checkKey({ apiKey, baseUrl, region, timeoutMs: 1000 });
     await expect(check(KEY)).resolves.toEqual({ ok: true });
@@ -314,17 +269,5 @@ describe('azurePlugin', () => {
       ok: false,
       reason: 'rejected',
     });
-    const gone = fake.baseUrl;
-    await fake.close();
-    await expect(check(KEY, gone)).resolves.toMatchObject({ ok: false, reason: 'unreachable' });
-    fake = await AzureTtsFake.start({ apiKey: KEY });
   });
 });
-
-async function waitFor(condition: () => boolean, ms = 2000): Promise<void> {
-  const until = Date.now() + ms;
-  while (!condition()) {
-    if (Date.now() > until) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}

@@ -2,6 +2,7 @@ import { closeOfflineSpeech, rms } from '@vap/media';
 import { ProviderError, ProviderTimeout } from '../provider-error';
 import { ttsCapabilities } from '../registry';
 import { DeepgramSpeakFake, FakeRecogniser } from '../testing';
+import { ttsPluginContract } from '../testing/tts-plugin-contract';
 import type { TtsVoice } from '../tts-provider';
 import { deepgramPlugin } from '.';
 import {
@@ -51,6 +52,13 @@ function concat(chunks: Int16Array[]): Int16Array {
 function heard(pcm: Int16Array): string[] {
   return new FakeRecogniser(8000).push(pcm);
 }
+
+ttsPluginContract({
+  plugin: deepgramPlugin,
+  voice: VOICE,
+  startFake: ({ apiKey, slow }) =>
+    DeepgramSpeakFake.start({ apiKey, pacing: slow ? { chunks: 12, delayMs: 100 } : undefined }),
+});
 
 describe('DeepgramTtsProvider against the Aura fake', () => {
   it('posts the documented request: /v1/speak, model, raw linear16 at 8 kHz, Token auth, JSON text', async () => {
@@ -130,75 +138,18 @@ describe('DeepgramTtsProvider against the Aura fake', () => {
     );
   });
 
-  it('stops on abort (barge-in) and releases the request', async () => {
-    fake = await replaceFake({ chunks: 12, delayMs: 60 });
-    const controller = new AbortController();
-    const started = Date.now();
-    let chunks = 0;
-    for await (const _chunk of provider({ timeoutMs: 5000 }).synthesize(
-      {
-        text: 'This sentence is long enough to be cut off part of the way through by the caller.',
-        voice: VOICE,
-      },
-      controller.signal,
-    )) {
-      chunks++;
-      controller.abort();
-    }
-    expect(chunks).toBeGreaterThan(0);
-    expect(Date.now() - started).toBeLessThan(1000);
-    await waitFor(() => fake.requests[0].clientClosed);
-    expect(fake.requests[0].complete).toBe(false);
-  });
-
-  it('stops quietly on abort while waiting for the first byte, and sends nothing for empty text', async () => {
-    fake.fail('hang', { times: 1 });
-    const controller = new AbortController();
-    setTimeout(() => controller.abort(), 100);
-    const started = Date.now();
-    await expect(
-      collect(provider({ timeoutMs: 5000 }).synthesize({ text: 'Hi.', voice: VOICE }, controller.signal)),
-    ).resolves.toEqual([]);
-    expect(Date.now() - started).toBeLessThan(1000);
+  it('sends nothing for empty text', async () => {
     await expect(collect(provider().synthesize({ text: '  ', voice: VOICE }))).resolves.toEqual([]);
-    expect(fake.requests).toHaveLength(1);
+    expect(fake.requests).toHaveLength(0);
   });
 
-  it('refuses a wrong key as ProviderError quoting Deepgram', async () => {
-    const error = await collect(
-      provider({ apiKey: 'wrong' }).synthesize({ text: 'Hi.', voice: VOICE }),
-    ).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(ProviderError);
-    expect(error).toMatchObject({ provider: 'tts', name: 'deepgram', reason: 'tts_provider_error:deepgram' });
-    expect((error as Error).message).toContain('HTTP 401');
-    expect((error as Error).message).toContain('Invalid credentials.');
-    expect((error as Error).message).not.toContain('wrong');
-  });
-
-  it('fails as ProviderError on a server error, a dropped stream, and a hang (within the deadline)', async () => {
-    fake.fail('error', { times: 1 });
-    const failed = await collect(provider().synthesize({ text: 'Hi.', voice: VOICE })).catch(
-      (e: unknown) => e,
-    );
-    expect(failed).toBeInstanceOf(ProviderError);
-    expect((failed as Error).message).toContain('HTTP 500');
-
+  it('fails as ProviderError on a dropped stream, and heals after the scripted failure', async () => {
     fake.fail('close', { times: 1 });
     const dropped = await collect(
       provider().synthesize({ text: 'A sentence that is cut.', voice: VOICE }),
     ).catch((e: unknown) => e);
     expect(dropped).toBeInstanceOf(ProviderError);
 
-    fake.fail('hang', { times: 1 });
-    const started = Date.now();
-    const hung = await collect(provider({ timeoutMs: 300 }).synthesize({ text: 'Hi.', voice: VOICE })).catch(
-      (e: unknown) => e,
-    );
-    expect(hung).toBeInstanceOf(ProviderError);
-    expect((hung as ProviderError).cause).toBeInstanceOf(ProviderTimeout);
-    expect(Date.now() - started).toBeLessThan(1000);
-
-    // Healed by itself after the scripted failures.
     expect(
       heard(concat(await collect(provider().synthesize({ text: 'Back again.', voice: VOICE })))),
     ).toEqual(['Back again.']);
@@ -251,7 +202,7 @@ describe('deepgramPlugin', () => {
     );
   });
 
-  it('checks a key: good, refused (quoting Deepgram), and unreachable', async () => {
+  it('checks a key on GET /v1/projects with Token auth, quoting Deepgram when refused', async () => {
     const check = (apiKey: string, baseUrl = fake.baseUrl) =>
       deepgramPlugin.checkKey({ apiKey, baseUrl, timeoutMs: 1000 });
     await expect(check(KEY)).resolves.toEqual({ ok: true });
@@ -262,22 +213,10 @@ describe('deepgramPlugin', () => {
       message: 'Invalid credentials.',
     });
     expect(fake.projectRequests.map((r) => r.authorization)).toEqual([`Token ${KEY}`, 'Token wrong']);
-    const gone = fake.baseUrl;
-    await fake.close();
-    await expect(check(KEY, gone)).resolves.toMatchObject({ ok: false, reason: 'unreachable' });
-    fake = await DeepgramSpeakFake.start({ apiKey: KEY });
   });
 });
 
 async function replaceFake(pacing: { chunks: number; delayMs: number }): Promise<DeepgramSpeakFake> {
   await fake.close();
   return DeepgramSpeakFake.start({ apiKey: KEY, pacing });
-}
-
-async function waitFor(condition: () => boolean, ms = 2000): Promise<void> {
-  const until = Date.now() + ms;
-  while (!condition()) {
-    if (Date.now() > until) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
 }

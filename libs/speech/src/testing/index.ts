@@ -11,3 +11,4 @@ export * from './elevenlabs-fake';
 export * from './cartesia-fake';
 export * from './assemblyai-fake';
 export * from './sarvam-fake';
+export * from './openai-speech-fake';

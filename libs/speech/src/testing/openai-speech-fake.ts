@@ -1,0 +1,118 @@
+// A fake of OpenAI's text-to-speech API as its reference documents it (API reference "Create speech", read
+// 2026-11): POST /v1/audio/speech with `Authorization: Bearer <key>` and a JSON body (model, input, voice,
+// response_format, speed); `pcm` answers raw 24 kHz 16-bit little-endian mono, streamed chunked. GET /v1/models
+// answers a good key (the key check). Errors are OpenAI's `{error: {message, type, code}}`.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { FailureSwitch, type FailureMode } from './failure-switch';
+import {
+  pcmBytes,
+  readBody,
+  sendJson,
+  speechPcm,
+  startFakeServer,
+  type StartedFakeServer,
+} from './fake-provider-server';
+import {
+  DEFAULT_PACING,
+  keyMatches,
+  newProgress,
+  streamInChunks,
+  type StreamPacing,
+  type StreamProgress,
+} from './streamed-answer';
+
+/** OpenAI's `pcm` response format. */
+const PCM_SAMPLE_RATE = 24000;
+const MAX_INPUT_CHARS = 4096;
+
+export interface OpenAiSpeechRequest extends StreamProgress {
+  authorization: string | undefined;
+  body: Record<string, unknown>;
+  status: number;
+}
+
+function sendOpenAiError(res: ServerResponse, status: number, message: string, type: string): void {
+  sendJson(res, status, { error: { message, type, code: null } });
+}
+
+export class OpenAiSpeechFake {
+  readonly requests: OpenAiSpeechRequest[] = [];
+  private readonly failures = new FailureSwitch();
+
+  private constructor(
+    private readonly server: StartedFakeServer,
+    private readonly apiKey: string,
+    private readonly pacing: StreamPacing,
+  ) {}
+
+  static async start({
+    apiKey,
+    pacing,
+  }: {
+    apiKey: string;
+    pacing?: Partial<StreamPacing>;
+  }): Promise<OpenAiSpeechFake> {
+    const ref: { fake?: OpenAiSpeechFake } = {};
+    const server = await startFakeServer({ request: (req, res, url) => ref.fake!.handle(req, res, url) });
+    ref.fake = new OpenAiSpeechFake(server, apiKey, { ...DEFAULT_PACING, ...pacing });
+    return ref.fake;
+  }
+
+  /** What SPEECH_OPENAI_BASE_URL takes: the API base with its /v1. */
+  get baseUrl(): string {
+    return `${this.server.url}/v1`;
+  }
+
+  fail(mode: FailureMode, { after = 0, times = Infinity }: { after?: number; times?: number } = {}): void {
+    this.failures.set(mode, after, times);
+  }
+
+  close(): Promise<void> {
+    return this.server.close();
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+    const header = req.headers.authorization ?? '';
+    const authorized =
+      header.startsWith('Bearer ') && keyMatches(header.slice('Bearer '.length), this.apiKey);
+    const path = url.pathname.replace(/\/+$/, '');
+    if (path === '/v1/models' && req.method === 'GET') {
+      if (!authorized) return sendOpenAiError(res, 401, 'Incorrect API key provided', 'invalid_api_key');
+      return sendJson(res, 200, { object: 'list', data: [{ id: 'gpt-4o-mini-tts', object: 'model' }] });
+    }
+    if (path !== '/v1/audio/speech' || req.method !== 'POST') {
+      return sendOpenAiError(res, 404, `Invalid URL (${req.method} ${path})`, 'invalid_request_error');
+    }
+    const seen: OpenAiSpeechRequest = {
+      authorization: req.headers.authorization,
+      body: {},
+      status: 200,
+      ...newProgress(),
+    };
+    this.requests.push(seen);
+    const refuse = (status: number, message: string, type = 'invalid_request_error') => {
+      seen.status = status;
+      sendOpenAiError(res, status, message, type);
+    };
+    if (!authorized) return refuse(401, 'Incorrect API key provided', 'invalid_api_key');
+    try {
+      seen.body = JSON.parse((await readBody(req)).toString('utf8')) as Record<string, unknown>;
+    } catch {
+      return refuse(400, 'We could not parse the JSON body of your request.');
+    }
+    const { input, voice, model, response_format: format } = seen.body;
+    if (typeof model !== 'string' || !model) return refuse(400, "'model' is a required property");
+    if (typeof voice !== 'string' || !voice) return refuse(400, "'voice' is a required property");
+    if (typeof input !== 'string' || !input || input.length > MAX_INPUT_CHARS) {
+      return refuse(400, `'input' must be 1-${MAX_INPUT_CHARS} characters`);
+    }
+    if (format !== 'pcm') return refuse(400, 'The fake answers response_format pcm only');
+    const failure = this.failures.next();
+    if (failure === 'hang') return;
+    if (failure === 'error')
+      return refuse(500, 'The server had an error while processing your request.', 'server_error');
+    res.writeHead(200, { 'content-type': 'audio/pcm', 'transfer-encoding': 'chunked' });
+    const audio = pcmBytes(await speechPcm(input, PCM_SAMPLE_RATE));
+    await streamInChunks(req, res, audio, this.pacing, seen, failure === 'close');
+  }
+}
