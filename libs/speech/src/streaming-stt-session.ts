@@ -1,6 +1,8 @@
-// What the live-socket STT adapters (AssemblyAI, Sarvam) share: one WebSocket per call, the caller's 8 kHz frames
-// resampled and cut into fixed chunks, an utterance's text built from the provider's final pieces, and finish()
-// asking the provider to finalise (its flush/force-endpoint) and waiting for the answer within bounds.
+// What the live-socket STT adapters share. AssemblyAI and Sarvam extend StreamingSttSession: one WebSocket per call,
+// the caller's 8 kHz frames resampled and cut into fixed chunks, an utterance's text built from the provider's final
+// pieces, and finish() asking the provider to finalise (its flush/force-endpoint) and waiting for the answer within
+// bounds. Deepgram's session, which reconnects a lost stream and replays its audio, uses the same finish() wait
+// (UtteranceWait) and socket close (closeSocket).
 import { Logger } from '@nestjs/common';
 import WebSocket from 'ws';
 import { Resampler } from '@vap/media';
@@ -34,10 +36,83 @@ export interface StreamingSttOptions {
   flushGraceMs?: number;
 }
 
-interface Waiter {
-  resolve(text: string): void;
-  reject(error: unknown): void;
-  timer?: NodeJS.Timeout;
+/**
+ * finish()'s wait for the provider's last words of an utterance (one at a time), shared by every live-socket
+ * session: it ends with the text, with the session's failure, or silently when the caller gives up (its signal
+ * aborts: the wait rejects with the caller's reason and the utterance is dropped).
+ */
+export class UtteranceWait {
+  private pending:
+    { resolve(text: string): void; reject(error: unknown): void; timer?: NodeJS.Timeout } | undefined;
+
+  /** finish() is waiting. */
+  get active(): boolean {
+    return this.pending !== undefined;
+  }
+
+  /** Starts waiting; `dropped` runs when the caller's signal aborts first. */
+  start(signal: AbortSignal | undefined, dropped: () => void): Promise<string> {
+    if (signal?.aborted) return Promise.reject(signal.reason);
+    if (this.pending) return Promise.reject(new Error('finish() is already waiting for this utterance'));
+    return new Promise<string>((resolve, reject) => {
+      const onAbort = () => {
+        this.settle();
+        dropped();
+        reject(signal?.reason);
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      const done = () => signal?.removeEventListener('abort', onAbort);
+      this.pending = {
+        resolve: (text) => {
+          done();
+          resolve(text);
+        },
+        reject: (error) => {
+          done();
+          reject(error);
+        },
+      };
+    });
+  }
+
+  /** Runs `then` after `ms` unless the wait ends first; arming again replaces the timer. */
+  arm(ms: number, then: () => void): void {
+    if (!this.pending) return;
+    clearTimeout(this.pending.timer);
+    this.pending.timer = setTimeout(then, ms);
+  }
+
+  disarm(): void {
+    clearTimeout(this.pending?.timer);
+  }
+
+  /** Ends the wait with the text, or the error, or (neither: the caller gave up) with nothing. */
+  settle(text?: string, error?: unknown): void {
+    const pending = this.pending;
+    if (!pending) return;
+    this.pending = undefined;
+    clearTimeout(pending.timer);
+    if (error !== undefined) pending.reject(error);
+    else if (text !== undefined) pending.resolve(text);
+  }
+}
+
+/** Closes a provider socket: its goodbye first when open, cut off when the server does not finish the handshake. */
+export async function closeSocket(ws: WebSocket, goodbye?: string): Promise<void> {
+  if (ws.readyState === WebSocket.OPEN) {
+    if (goodbye) ws.send(goodbye);
+    ws.close(1000);
+  } else if (ws.readyState === WebSocket.CONNECTING) {
+    ws.terminate();
+  }
+  if (ws.readyState === WebSocket.CLOSED) return;
+  await new Promise<void>((resolve) => {
+    const cut = setTimeout(() => ws.terminate(), CLOSE_WAIT_MS);
+    ws.once('close', () => {
+      clearTimeout(cut);
+      resolve();
+    });
+  });
 }
 
 /**
@@ -68,7 +143,7 @@ export abstract class StreamingSttSession implements SttSession {
   private speechOpen = false;
   /** Audio pushed since the last finish(). */
   private heard = false;
-  private waiter: Waiter | undefined;
+  private readonly waiter = new UtteranceWait();
   private failure: ProviderError | undefined;
   private closing = false;
   private readyResolve!: () => void;
@@ -130,7 +205,7 @@ export abstract class StreamingSttSession implements SttSession {
         this.dormant = true;
         logger.log(`${this.options.provider} closed an idle stream (${code}); it reopens at the next words`);
         // A flush waiting out its grace has its answer: there was no speech to finalise.
-        if (this.waiter) this.settle(this.takeUtterance());
+        if (this.waiter.active) this.waiter.settle(this.takeUtterance());
         return;
       }
       this.fail(new Error(why));
@@ -165,32 +240,13 @@ export abstract class StreamingSttSession implements SttSession {
 
   finish(signal?: AbortSignal): Promise<string> {
     if (this.failure) return Promise.reject(this.failure);
-    if (signal?.aborted) return Promise.reject(signal.reason);
-    if (this.waiter) return Promise.reject(new Error('finish() is already waiting for this utterance'));
+    if (signal?.aborted || this.waiter.active) return this.waiter.start(signal, () => undefined);
     // Nothing since the last finish, or the provider already finalised everything it heard.
     if (!this.heard || (!this.speechOpen && this.finals.length > 0 && !this.interimText)) {
       return Promise.resolve(this.takeUtterance());
     }
-    const answer = new Promise<string>((resolve, reject) => {
-      const onAbort = () => {
-        // The pipeline gave up on this utterance (the call ended): its text is dropped.
-        this.settle();
-        this.takeUtterance();
-        reject(signal?.reason);
-      };
-      signal?.addEventListener('abort', onAbort, { once: true });
-      const done = () => signal?.removeEventListener('abort', onAbort);
-      this.waiter = {
-        resolve: (text) => {
-          done();
-          resolve(text);
-        },
-        reject: (error) => {
-          done();
-          reject(error);
-        },
-      };
-    });
+    // The pipeline may give up on this utterance (the call ended): its text is dropped.
+    const answer = this.waiter.start(signal, () => this.takeUtterance());
     this.flushTail();
     if (this.opened) this.sendFlush();
     this.armWaiter();
@@ -201,24 +257,9 @@ export abstract class StreamingSttSession implements SttSession {
     if (this.closing) return;
     this.closing = true;
     clearTimeout(this.openingTimer);
-    this.settle(this.takeUtterance());
+    this.waiter.settle(this.takeUtterance());
     this.readyReject(new Error('closed before it opened'));
-    const ws = this.ws;
-    if (ws.readyState === WebSocket.OPEN) {
-      const bye = this.goodbye();
-      if (bye) ws.send(bye);
-      ws.close(1000);
-    } else if (ws.readyState === WebSocket.CONNECTING) {
-      ws.terminate();
-    }
-    if (ws.readyState === WebSocket.CLOSED) return;
-    await new Promise<void>((resolve) => {
-      const cut = setTimeout(() => ws.terminate(), CLOSE_WAIT_MS);
-      ws.once('close', () => {
-        clearTimeout(cut);
-        resolve();
-      });
-    });
+    await closeSocket(this.ws, this.ws.readyState === WebSocket.OPEN ? this.goodbye() : undefined);
   }
 
   /** The provider is ready for audio: what waited for it goes out. */
@@ -229,7 +270,7 @@ export abstract class StreamingSttSession implements SttSession {
     this.openedAt = Date.now();
     for (const pcm of this.backlog) this.sendAudio(pcm);
     this.backlog = [];
-    if (this.waiter) this.sendFlush();
+    if (this.waiter.active) this.sendFlush();
     this.readyResolve();
   }
 
@@ -237,7 +278,7 @@ export abstract class StreamingSttSession implements SttSession {
   protected speechStarted(): void {
     this.speechOpen = true;
     // A flush waiting out its grace now waits for the final it is owed.
-    if (this.waiter) this.armWaiter();
+    if (this.waiter.active) this.armWaiter();
   }
 
   /** Words the provider may still revise. */
@@ -253,13 +294,13 @@ export abstract class StreamingSttSession implements SttSession {
     this.interimText = '';
     if (words) this.finals.push(words);
     if (language) this.utteranceLanguage = language;
-    if (words && !this.waiter) this.onPartial?.(this.currentText());
+    if (words && !this.waiter.active) this.onPartial?.(this.currentText());
   }
 
   /** The provider closed the speech it had open (end of turn, end of a VAD segment, a flush's answer). */
   protected endpoint(): void {
     this.speechOpen = false;
-    if (this.waiter) this.settle(this.takeUtterance());
+    if (this.waiter.active) this.waiter.settle(this.takeUtterance());
   }
 
   /** The provider failed: finish() (now or next) rejects with a ProviderError. */
@@ -268,7 +309,7 @@ export abstract class StreamingSttSession implements SttSession {
     clearTimeout(this.openingTimer);
     this.failure ??= new ProviderError('stt', this.options.provider, error);
     this.readyReject(this.failure);
-    this.settle(undefined, this.failure);
+    this.waiter.settle(undefined, this.failure);
     if (this.ws.readyState === WebSocket.OPEN || this.ws.readyState === WebSocket.CONNECTING) {
       this.closing = true;
       this.ws.terminate();
@@ -277,7 +318,7 @@ export abstract class StreamingSttSession implements SttSession {
 
   /** finish() flushed with no speech in progress: the provider owes no final (it may answer nothing, or refuse). */
   protected get flushingWithoutSpeech(): boolean {
-    return this.waiter !== undefined && !this.speechOpen && !this.interimText;
+    return this.waiter.active && !this.speechOpen && !this.interimText;
   }
 
   /** Maps the provider's language answer to a spoken_languages code (subclasses override). */
@@ -330,18 +371,13 @@ export abstract class StreamingSttSession implements SttSession {
    * provider may answer nothing, so after a short grace the utterance is what arrived.
    */
   private armWaiter(): void {
-    const waiter = this.waiter;
-    if (!waiter) return;
-    clearTimeout(waiter.timer);
     if (this.speechOpen || !this.opened) {
-      waiter.timer = setTimeout(
-        () => this.fail(new ProviderTimeout('the final transcript', this.options.timeoutMs)),
-        this.options.timeoutMs,
+      this.waiter.arm(this.options.timeoutMs, () =>
+        this.fail(new ProviderTimeout('the final transcript', this.options.timeoutMs)),
       );
     } else {
-      waiter.timer = setTimeout(
-        () => this.settle(this.takeUtterance()),
-        this.options.flushGraceMs ?? FLUSH_GRACE_MS,
+      this.waiter.arm(this.options.flushGraceMs ?? FLUSH_GRACE_MS, () =>
+        this.waiter.settle(this.takeUtterance()),
       );
     }
   }
@@ -356,14 +392,5 @@ export abstract class StreamingSttSession implements SttSession {
     this.utteranceLanguage = undefined;
     this.heard = false;
     return text;
-  }
-
-  private settle(text?: string, error?: unknown): void {
-    const waiter = this.waiter;
-    if (!waiter) return;
-    this.waiter = undefined;
-    clearTimeout(waiter.timer);
-    if (error !== undefined) waiter.reject(error);
-    else if (text !== undefined) waiter.resolve(text);
   }
 }

@@ -8,6 +8,7 @@ import { ProviderError } from '../provider-error';
 import { keytermsForUrl } from '../keyterms';
 import { isoLanguageOf, spokenLanguageOf } from '../languages';
 import { recognitionLanguage, type NetworkProviderConfig } from '../speech-settings';
+import { closeSocket, UtteranceWait } from '../streaming-stt-session';
 import type { SttOptions, SttProvider, SttSession } from '../stt-provider';
 
 /** After Finalize, how long to wait for its answer: Deepgram may send none when it had nothing left to process. */
@@ -150,13 +151,6 @@ export class DeepgramSttProvider implements SttProvider {
   }
 }
 
-interface Waiter {
-  resolve(text: string): void;
-  reject(error: unknown): void;
-  /** Armed when Finalize goes out; while the stream reconnects there is none yet. */
-  grace?: NodeJS.Timeout;
-}
-
 /** A frame sent (or to send) and where it sits on the session's audio timeline, in seconds. */
 interface SentAudio {
   start: number;
@@ -196,7 +190,8 @@ export class DeepgramSttSession implements SttSession {
   private unfinalised: SentAudio[] = [];
   private lastSentAt = Date.now();
   private openedAt = 0;
-  private waiter: Waiter | undefined;
+  /** finish()'s wait; its timer is armed when Finalize goes out (while the stream reconnects there is none yet). */
+  private readonly waiter = new UtteranceWait();
   private failure: ProviderError | undefined;
   private closing = false;
   /** Cancels a reconnect's backoff when the call ends. */
@@ -240,32 +235,13 @@ export class DeepgramSttSession implements SttSession {
 
   finish(signal?: AbortSignal): Promise<string> {
     if (this.failure) return Promise.reject(this.failure);
-    if (signal?.aborted) return Promise.reject(signal.reason);
-    if (this.waiter) return Promise.reject(new Error('finish() is already waiting for this utterance'));
+    if (signal?.aborted || this.waiter.active) return this.waiter.start(signal, () => undefined);
     // Nothing sent since the last finish, or all of it already final: no need to wait on Deepgram.
     if (this.sentSeconds === this.utteranceStart || this.finalEnd >= this.sentSeconds - EDGE_S) {
       return Promise.resolve(this.takeUtterance());
     }
-    const answer = new Promise<string>((resolve, reject) => {
-      const onAbort = () => {
-        // The pipeline gave up on this utterance (the call ended): its text is dropped.
-        this.settle();
-        this.takeUtterance();
-        reject(signal?.reason);
-      };
-      signal?.addEventListener('abort', onAbort, { once: true });
-      const done = () => signal?.removeEventListener('abort', onAbort);
-      this.waiter = {
-        resolve: (text) => {
-          done();
-          resolve(text);
-        },
-        reject: (error) => {
-          done();
-          reject(error);
-        },
-      };
-    });
+    // The pipeline may give up on this utterance (the call ended): its text is dropped.
+    const answer = this.waiter.start(signal, () => this.takeUtterance());
     // A reconnecting stream sends Finalize after the replayed audio.
     if (!this.reconnecting) this.finalize();
     return answer;
@@ -275,23 +251,8 @@ export class DeepgramSttSession implements SttSession {
     this.closing = true;
     this.closed.abort();
     clearInterval(this.keepAlive);
-    this.settle(this.takeUtterance());
-    if (this.ws.readyState === WebSocket.OPEN) {
-      this.send(JSON.stringify({ type: 'CloseStream' }));
-      this.ws.close(1000);
-    } else if (this.ws.readyState === WebSocket.CONNECTING) {
-      this.ws.terminate();
-    }
-    if (this.ws.readyState === WebSocket.CLOSED) return;
-    const ws = this.ws;
-    await new Promise<void>((resolve) => {
-      // A server that does not answer the close handshake is cut off.
-      const cut = setTimeout(() => ws.terminate(), 1000);
-      ws.once('close', () => {
-        clearTimeout(cut);
-        resolve();
-      });
-    });
+    this.waiter.settle(this.takeUtterance());
+    await closeSocket(this.ws, JSON.stringify({ type: 'CloseStream' }));
   }
 
   /** Opens a socket to the listen URL; resolves once it is open, rejects when it never opens. */
@@ -339,7 +300,7 @@ export class DeepgramSttSession implements SttSession {
       this.trouble = { attempts: 0, deadline: Date.now() + this.config.timeoutMs };
     }
     // A Finalize sent on the lost stream gets no answer; its grace restarts when it is sent again.
-    clearTimeout(this.waiter?.grace);
+    this.waiter.disarm();
     const backoffs = this.timing.reconnectBackoffMs;
     let cause: unknown = new Error(why);
     while (this.trouble.attempts < backoffs.length) {
@@ -377,17 +338,15 @@ export class DeepgramSttSession implements SttSession {
     this.trimUnfinalised();
     this.streamOffset = this.unfinalised[0]?.start ?? this.sentSeconds;
     for (const piece of this.unfinalised) this.send(piece.data);
-    if (this.waiter) this.finalize();
+    if (this.waiter.active) this.finalize();
     return this.sentSeconds - this.streamOffset;
   }
 
   private finalize(): void {
-    const waiter = this.waiter;
-    if (!waiter) return;
+    if (!this.waiter.active) return;
     this.send(JSON.stringify({ type: 'Finalize' }));
-    clearTimeout(waiter.grace);
     const waitMs = this.interim ? this.timing.finalizePendingWaitMs : this.timing.finalizeGraceMs;
-    waiter.grace = setTimeout(() => this.settle(this.takeUtterance(true)), waitMs);
+    this.waiter.arm(waitMs, () => this.waiter.settle(this.takeUtterance(true)));
   }
 
   /** Drops kept audio that a final covers or an answered utterance owns, and what is older than REPLAY_S. */
@@ -421,16 +380,16 @@ export class DeepgramSttSession implements SttSession {
       const language = best?.languages?.[0] ?? best?.words?.find((w) => w.language)?.language;
       if (transcript && language) this.utteranceLanguage = language;
       this.finalEnd = Math.max(this.finalEnd, end);
-      if (transcript && !this.waiter) this.onPartial?.(this.finals.join(' '));
+      if (transcript && !this.waiter.active) this.onPartial?.(this.finals.join(' '));
     } else if (transcript) {
       this.interim = transcript;
       this.onPartial?.(this.finals.concat(transcript).join(' '));
     }
     if (
-      this.waiter &&
+      this.waiter.active &&
       (message.from_finalize || (message.speech_final && this.finalEnd >= this.sentSeconds - EDGE_S))
     ) {
-      this.settle(this.takeUtterance());
+      this.waiter.settle(this.takeUtterance());
     }
   }
 
@@ -449,15 +408,6 @@ export class DeepgramSttSession implements SttSession {
     return text;
   }
 
-  private settle(text?: string, error?: unknown): void {
-    const waiter = this.waiter;
-    if (!waiter) return;
-    this.waiter = undefined;
-    clearTimeout(waiter.grace);
-    if (error !== undefined) waiter.reject(error);
-    else if (text !== undefined) waiter.resolve(text);
-  }
-
   private send(data: string | Buffer): void {
     // A socket that is closing drops it; the close then reconnects and replays the audio.
     if (this.ws.readyState !== WebSocket.OPEN) return;
@@ -469,7 +419,7 @@ export class DeepgramSttSession implements SttSession {
     this.failure ??= new ProviderError('stt', 'deepgram', error);
     this.reconnecting = false;
     clearInterval(this.keepAlive);
-    this.settle(undefined, this.failure);
+    this.waiter.settle(undefined, this.failure);
     return this.failure;
   }
 }
