@@ -1,5 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { serviceCoreModules, ValidatedConfigs } from '@vap/runtime';
+import { serviceCoreModules, SystemClock, ValidatedConfigs } from '@vap/runtime';
 import { BlobStorageConfig, BlobStorageModule } from '@vap/storage';
 import { AdmissionModule } from './admission/admission.module';
 import { InboundCallsModule } from './admission/inbound/inbound-calls.module';
@@ -24,13 +24,19 @@ import { PhoneNumbersModule } from './telephony/phone-numbers/phone-numbers.modu
 import { ResellerLinkModule } from './telephony/reseller-link/reseller-link.module';
 import { TelephonyConnectionsModule } from './telephony/telephony-connections/telephony-connections.module';
 
+/** The wall clock, or (tests only) one that starts at CONTACT_POLICY_CLOCK_START to try calling windows. */
+function callsClock(config: CallsConfig): SystemClock {
+  const start = config.CONTACT_POLICY_CLOCK_START;
+  return new SystemClock(start ? new Date(start) : undefined);
+}
+
 @Module({})
 export class AppModule {
   static forRoot(config: CallsConfig, configs: ValidatedConfigs): DynamicModule {
     return {
       module: AppModule,
       imports: [
-        ...serviceCoreModules('calls', config, callsDataSourceOptions(config)),
+        ...serviceCoreModules('calls', config, callsDataSourceOptions(config), {}, callsClock(config)),
         // Recordings live where the gateway serves their signed download URLs (see BlobStorageConfig).
         BlobStorageModule.forRoot(configs.get(BlobStorageConfig)),
         SecretsModule,

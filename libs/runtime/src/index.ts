@@ -16,3 +16,7 @@ export * from './metrics/metrics.module';
 export * from './metrics/http-metrics.middleware';
 export * from './config/env-example';
 export * from './scheduling/periodic-task';
+export * from './clock/clock';
+export * from './clock/system-clock';
+export * from './clock/manual-clock';
+export * from './clock/clock.module';

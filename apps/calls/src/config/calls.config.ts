@@ -92,9 +92,9 @@ export class CallsConfig extends BaseServiceConfig {
   TEST_CALL_PRICE_PER_MINUTE_PAISE: number = 100;
 
   /**
-   * For tests only (refused with NODE_ENV=production): the contact policy's clock reads this instant when the
-   * service starts and runs on at real speed from there, so calling windows can be tried across a DST change
-   * or a day boundary. Unset: the wall clock.
+   * For tests only (refused with NODE_ENV=production): the service's clock (the contact policy's windows and
+   * caps, the stale-call sweep) reads this instant when the service starts and runs on at real speed from there,
+   * so calling windows can be tried across a DST change or a day boundary. Unset: the wall clock.
    */
   @ValidateIf((c: CallsConfig) => c.CONTACT_POLICY_CLOCK_START !== undefined)
   @IsISO8601({ strict: true }, { message: 'CONTACT_POLICY_CLOCK_START must be an ISO 8601 instant' })

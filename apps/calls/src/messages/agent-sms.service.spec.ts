@@ -6,6 +6,7 @@ import { DataSource } from 'typeorm';
 import { PhoneNumberId } from '@vap/messages';
 import { OutboxService } from '@vap/messaging';
 import { runMigrations } from '@vap/persistence';
+import { SystemClock } from '@vap/runtime';
 import { createTestDatabase, TestDatabase } from '@vap/testing';
 import { Call } from '../calls/entities/call.entity';
 import { CallsConfig } from '../config/calls.config';
@@ -14,7 +15,6 @@ import { saveCall, saveConnection } from '../testing/call-rows';
 import { DefaultLineService } from '../telephony/connections/default-line.service';
 import { ContactPolicy } from '../telephony/contact-policy/contact-policy';
 import { ContactPolicySettingsService } from '../telephony/contact-policy/contact-policy-settings.service';
-import { PolicyClock } from '../telephony/contact-policy/policy-clock';
 import { PhoneNumber } from '../telephony/phone-numbers/entities/phone-number.entity';
 import { AgentSms } from './agent-sms.service';
 import { Message } from './entities/message.entity';
@@ -43,11 +43,7 @@ describe('AgentSms under the SMS policy', () => {
       dataSource,
       outbox,
       new MessageSenderResolver(dataSource, lines),
-      new ContactPolicy(
-        dataSource,
-        new ContactPolicySettingsService(dataSource, outbox),
-        new PolicyClock(config),
-      ),
+      new ContactPolicy(dataSource, new ContactPolicySettingsService(dataSource, outbox), new SystemClock()),
       new SmsPolicyService(dataSource, config, lines),
     );
     agentSms = new AgentSms(dataSource, messages);

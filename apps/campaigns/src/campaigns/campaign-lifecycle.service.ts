@@ -10,7 +10,7 @@ import {
   PartnerContext,
 } from '@vap/messages';
 import { tableOf } from '@vap/persistence';
-import { Clock } from '../clock/clock';
+import { CampaignClock } from '../clock/campaign-clock';
 import { CampaignsConfig } from '../config/campaigns.config';
 import { DispatchSignal } from '../dispatch/dispatch-signal';
 import { PartnerSnapshots } from '../partners/partner-snapshots';
@@ -35,7 +35,7 @@ export class CampaignLifecycle {
     private readonly events: CampaignStatusEvents,
     private readonly snapshots: PartnerSnapshots,
     private readonly signal: DispatchSignal,
-    private readonly clock: Clock,
+    private readonly clock: CampaignClock,
   ) {}
 
   async start(partner: PartnerContext, id: string, input: StartCampaignDto): Promise<CampaignDto> {

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { ClockModule } from '../clock/clock.module';
+import { CampaignClockModule } from '../clock/campaign-clock.module';
 import { DispatchSignalModule } from '../dispatch/dispatch-signal.module';
 import { PartnersModule } from '../partners/partners.module';
 import { CampaignLifecycle } from './campaign-lifecycle.service';
@@ -12,7 +12,7 @@ import { CampaignsService } from './campaigns.service';
 import { ContactPolicySettingsConsumer } from './contact-policy-settings.consumer';
 
 @Module({
-  imports: [PartnersModule, DispatchSignalModule, ClockModule],
+  imports: [PartnersModule, DispatchSignalModule, CampaignClockModule],
   controllers: [CampaignsHandlers],
   providers: [
     CampaignsRepository,

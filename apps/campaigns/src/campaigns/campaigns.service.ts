@@ -15,7 +15,7 @@ import {
   UpdateCampaignDto,
 } from '@vap/api';
 import { AppError, CampaignId, ErrorCode } from '@vap/messages';
-import { Clock } from '../clock/clock';
+import { CampaignClock } from '../clock/campaign-clock';
 import { CampaignReferences } from './campaign-references';
 import { CampaignWaits } from './campaign-waits';
 import { CampaignRow, toCampaignDto } from './campaign-row';
@@ -41,7 +41,7 @@ export class CampaignsService {
     private readonly repo: CampaignsRepository,
     private readonly refs: CampaignReferences,
     private readonly waits: CampaignWaits,
-    private readonly clock: Clock,
+    private readonly clock: CampaignClock,
   ) {}
 
   async create(partnerId: string, input: CreateCampaignDto): Promise<CampaignDto> {

@@ -3,7 +3,7 @@ import { EntityManager } from 'typeorm';
 import { ContactPolicySettingsDto } from '@vap/api';
 import { DomainEvent, DomainEvents } from '@vap/messages';
 import { OnDomainEvent } from '@vap/messaging';
-import { Clock } from '../clock/clock';
+import { CampaignClock } from '../clock/campaign-clock';
 import { DispatchSignal } from '../dispatch/dispatch-signal';
 import { CampaignsRepository } from './campaigns.repository';
 
@@ -16,7 +16,7 @@ export class ContactPolicySettingsConsumer {
   constructor(
     private readonly repo: CampaignsRepository,
     private readonly signal: DispatchSignal,
-    private readonly clock: Clock,
+    private readonly clock: CampaignClock,
   ) {}
 
   @OnDomainEvent(DomainEvents.contactPolicySettingsUpdated, {

@@ -19,7 +19,7 @@ import {
 import { AppError, ErrorCode, messageBatches } from '@vap/messages';
 import { KeysetColumns, KeysetPager, tableOf } from '@vap/persistence';
 import { CampaignsRepository } from '../campaigns/campaigns.repository';
-import { Clock } from '../clock/clock';
+import { CampaignClock } from '../clock/campaign-clock';
 import { DispatchSignal } from '../dispatch/dispatch-signal';
 
 interface ContactRow {
@@ -54,7 +54,7 @@ export class ContactsService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly campaigns: CampaignsRepository,
-    private readonly clock: Clock,
+    private readonly clock: CampaignClock,
     private readonly signal: DispatchSignal,
   ) {}
 

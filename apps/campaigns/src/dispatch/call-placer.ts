@@ -15,7 +15,7 @@ import { CampaignLifecycle } from '../campaigns/campaign-lifecycle.service';
 import { CampaignReferences } from '../campaigns/campaign-references';
 import { CampaignRow } from '../campaigns/campaign-row';
 import { CampaignsConfig } from '../config/campaigns.config';
-import { Clock } from '../clock/clock';
+import { CampaignClock } from '../clock/campaign-clock';
 import { AttemptsRepository } from './attempts.repository';
 import { Claim } from './dispatch-claims';
 import { ContactOutcomes } from './contact-outcomes';
@@ -68,7 +68,7 @@ export class CallPlacer {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly config: CampaignsConfig,
     private readonly rpc: RpcClient,
-    private readonly clock: Clock,
+    private readonly clock: CampaignClock,
     private readonly attempts: AttemptsRepository,
     private readonly lifecycle: CampaignLifecycle,
     private readonly outcomes: ContactOutcomes,

@@ -4,7 +4,7 @@ import { CallStatus } from '@vap/messages';
 import { tableOf } from '@vap/persistence';
 import { CampaignLifecycle } from '../campaigns/campaign-lifecycle.service';
 import { CampaignRow } from '../campaigns/campaign-row';
-import { Clock } from '../clock/clock';
+import { CampaignClock } from '../clock/campaign-clock';
 import { attemptOutcome } from './attempt-outcome';
 import { AttemptRow } from './attempts.repository';
 import { AttemptsRepository } from './attempts.repository';
@@ -24,7 +24,7 @@ const COUNTER_OF = {
 @Injectable()
 export class ContactOutcomes {
   constructor(
-    private readonly clock: Clock,
+    private readonly clock: CampaignClock,
     private readonly lifecycle: CampaignLifecycle,
     private readonly signal: DispatchSignal,
     private readonly attempts: AttemptsRepository,

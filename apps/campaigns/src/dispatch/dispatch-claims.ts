@@ -7,7 +7,7 @@ import { tableOf } from '@vap/persistence';
 import { CampaignLifecycle } from '../campaigns/campaign-lifecycle.service';
 import { CampaignRow } from '../campaigns/campaign-row';
 import { CampaignsConfig } from '../config/campaigns.config';
-import { Clock } from '../clock/clock';
+import { CampaignClock } from '../clock/campaign-clock';
 import { PartnerSnapshots } from '../partners/partner-snapshots';
 import { freeSlots, freshSlots, SlotState } from './slot-plan';
 
@@ -57,7 +57,7 @@ export class DispatchClaims {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly config: CampaignsConfig,
-    private readonly clock: Clock,
+    private readonly clock: CampaignClock,
     private readonly partners: PartnerSnapshots,
     private readonly lifecycle: CampaignLifecycle,
   ) {}

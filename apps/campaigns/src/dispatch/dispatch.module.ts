@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { CampaignsModule } from '../campaigns/campaigns.module';
-import { ClockModule } from '../clock/clock.module';
+import { CampaignClockModule } from '../clock/campaign-clock.module';
 import { PartnersModule } from '../partners/partners.module';
 import { AttemptsRepository } from './attempts.repository';
 import { CallPlacer } from './call-placer';
@@ -11,7 +11,7 @@ import { DispatchSignalModule } from './dispatch-signal.module';
 import { Dispatcher } from './dispatcher.service';
 
 @Module({
-  imports: [CampaignsModule, ClockModule, PartnersModule, DispatchSignalModule],
+  imports: [CampaignsModule, CampaignClockModule, PartnersModule, DispatchSignalModule],
   providers: [
     AttemptsRepository,
     ContactOutcomes,

@@ -7,7 +7,7 @@ import { RpcClient } from '@vap/messaging';
 import { tableOf } from '@vap/persistence';
 import { CampaignLifecycle } from '../campaigns/campaign-lifecycle.service';
 import { CampaignsConfig } from '../config/campaigns.config';
-import { Clock } from '../clock/clock';
+import { CampaignClock } from '../clock/campaign-clock';
 import { AttemptRow, AttemptsRepository } from './attempts.repository';
 import { CallPlacer } from './call-placer';
 import { DEFAULT_ACCOUNT_LIMIT, DispatchClaims } from './dispatch-claims';
@@ -35,7 +35,7 @@ export class Dispatcher implements OnApplicationBootstrap, BeforeApplicationShut
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly config: CampaignsConfig,
-    private readonly clock: Clock,
+    private readonly clock: CampaignClock,
     private readonly rpc: RpcClient,
     private readonly claims: DispatchClaims,
     private readonly placer: CallPlacer,

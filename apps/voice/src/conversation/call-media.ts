@@ -48,7 +48,7 @@ export interface CallMediaOptions {
 /** Opens the call's media; the caller starts the agent's voice and the caller's transcription once it holds them. */
 export function openCallMedia(options: CallMediaOptions): CallMedia {
   const { conversation, agent } = options;
-  const time = new MediaTime(conversation.timeScale);
+  const time = new MediaTime(conversation.timeScale, conversation.clock);
   const recorder = agent.enableRecording ? openRecorder(conversation) : null;
   const onFallback = (failure: ProviderFailure, next: string) =>
     conversation.onProviderFallback?.(failure, next);

@@ -1,3 +1,4 @@
+import type { Clock } from '@vap/runtime';
 import type {
   AgentSnapshot,
   ModelUsageEntry,
@@ -83,6 +84,8 @@ export interface ConversationOptions {
   transport: MediaTransport;
   /** MEDIA_TIME_SCALE: media time runs this many times faster than wall time (1 in production). */
   timeScale: number;
+  /** What media time is read from (the service's clock; the wall clock when absent). */
+  clock?: Clock;
   latency?: TurnLatencySink;
   /** Sees each turn-taking decision (barge-ins, backchannels, holds, recoveries, early replies). */
   turnTaking?: TurnTakingSink;

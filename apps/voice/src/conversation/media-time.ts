@@ -1,46 +1,52 @@
 // The conversation's media clock: milliseconds of call time since the stream started. In production it is wall
 // time; MEDIA_TIME_SCALE (tests, the sandbox) makes it run faster, and every conversation timer (idle reprompt,
-// max duration, tool acknowledgement, mark grace) is set in media time so behaviour is the same at any scale.
+// max duration, tool acknowledgement, mark grace) is set in media time so behaviour is the same at any scale. It
+// reads the service's Clock (monotonic ms and timers), so a spec can drive it with a ManualClock instead of waiting.
+import { Clock, SystemClock } from '@vap/runtime';
 
 /** Media-time clock plus timers that all die with the conversation (no handle outlives a stopped call). */
 export class MediaTime {
-  private readonly startedAt = performance.now();
-  private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly startedAt: number;
+  private readonly timers = new Set<() => void>();
   private stopped = false;
 
-  constructor(readonly timeScale: number) {
+  constructor(
+    readonly timeScale: number,
+    private readonly clock: Clock = new SystemClock(),
+  ) {
     if (!(timeScale > 0)) throw new RangeError('MediaTime: timeScale must be > 0');
+    this.startedAt = clock.monotonicMs();
   }
 
   /** Media ms since the conversation started. */
   now(): number {
-    return (performance.now() - this.startedAt) * this.timeScale;
+    return (this.clock.monotonicMs() - this.startedAt) * this.timeScale;
   }
 
   /**
    * Runs `callback` after `mediaMs` of media time; returns a cancel function. Nothing runs once stopped. Node's
    * timers round a fractional delay and measure from the event loop's cached time, so one can fire up to a couple of
-   * milliseconds before its delay has passed on performance.now(); such a timer waits out the rest, so a callback
+   * milliseconds before its delay has passed on the monotonic reading; such a timer waits out the rest, so a callback
    * never runs before its media time.
    */
   after(mediaMs: number, callback: () => void): () => void {
     if (this.stopped) return () => undefined;
     const dueAt = this.now() + Math.max(0, mediaMs);
-    let timer: NodeJS.Timeout;
+    let cancel: () => void;
     const arm = (waitMediaMs: number) => {
-      timer = setTimeout(() => {
-        this.timers.delete(timer);
+      cancel = this.clock.setTimer(waitMediaMs / this.timeScale, () => {
+        this.timers.delete(cancel);
         if (this.stopped) return;
         const early = dueAt - this.now();
         if (early > 0) arm(early);
         else callback();
-      }, waitMediaMs / this.timeScale);
-      this.timers.add(timer);
+      });
+      this.timers.add(cancel);
     };
     arm(Math.max(0, mediaMs));
     return () => {
-      clearTimeout(timer);
-      this.timers.delete(timer);
+      cancel();
+      this.timers.delete(cancel);
     };
   }
 
@@ -63,7 +69,7 @@ export class MediaTime {
   /** Cancels every pending timer; later `after` calls do nothing. */
   stop(): void {
     this.stopped = true;
-    for (const timer of this.timers) clearTimeout(timer);
+    for (const cancel of this.timers) cancel();
     this.timers.clear();
   }
 }

@@ -10,6 +10,7 @@ import { HttpAdapterHost } from '@nestjs/core';
 import type { Server } from 'node:http';
 import { warmOfflineSpeech } from '@vap/media';
 import { RpcClient } from '@vap/messaging';
+import { Clock } from '@vap/runtime';
 import { BLOB_STORAGE, BlobStorage } from '@vap/storage';
 import { VoiceConfig } from '../config/voice.config';
 import { ReplicaDrain } from '../drain/replica-drain';
@@ -47,9 +48,10 @@ export class MediaGateway implements OnApplicationBootstrap, BeforeApplicationSh
     commands: SessionCommands,
     rpc: RpcClient,
     @Inject(BLOB_STORAGE) storage: BlobStorage,
+    clock: Clock,
   ) {
     const log = (level: 'warn' | 'error', message: string) => this.logger[level](message);
-    const starter = new ConversationStarter({ config, rpc, storage, log, localSpeech });
+    const starter = new ConversationStarter({ config, rpc, storage, log, localSpeech, clock });
     this.starter = starter;
     this.server = new MediaStreamServer({
       admission: new StreamAdmission({

@@ -8,6 +8,7 @@ import {
 } from '@vap/messages';
 import { createChatModel } from '@vap/llm';
 import type { RpcClient } from '@vap/messaging';
+import type { Clock } from '@vap/runtime';
 import {
   BROWSER_CALLER_DISCONNECTED,
   BROWSER_CALLER_ENDED,
@@ -57,6 +58,8 @@ export interface ConversationStarterOptions {
   log: (level: 'warn' | 'error', message: string) => void;
   /** Why local speech cannot run here (checked at boot): `local` is then served by the offline engine. */
   localSpeech?: { problem?: string };
+  /** The service's clock, which every call's media time runs on. */
+  clock: Clock;
 }
 
 /**
@@ -109,6 +112,7 @@ export class ConversationStarter {
           transport,
           dtmfRoute: dtmfRouteOf(mediaStreamProtocolOf(stream.carrier)),
           timeScale: config.MEDIA_TIME_SCALE,
+          clock: this.options.clock,
           providerTimeoutMs: config.PROVIDER_TIMEOUT_MS,
           latency: turnLatencySink,
           turnTaking: turnTakingSink,
@@ -199,6 +203,7 @@ export class ConversationStarter {
           tts: speech.tts,
           transport,
           timeScale: config.MEDIA_TIME_SCALE,
+          clock: this.options.clock,
           providerTimeoutMs: config.PROVIDER_TIMEOUT_MS,
           decide,
           onError: (err, what) =>

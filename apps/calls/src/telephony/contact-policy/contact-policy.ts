@@ -6,6 +6,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { CallingWindow, PolicyRule, resolveCallingWindow, StartCallOrigin } from '@vap/api';
 import { AppError, ErrorCode } from '@vap/messages';
 import { tableOf } from '@vap/persistence';
+import { Clock } from '@vap/runtime';
 import { calleeZone } from './callee-zone';
 import { describeLocal, localMidnight, nextLocalMidnight, windowVerdict } from './calling-window';
 import { ContactPolicySettingsService } from './contact-policy-settings.service';
@@ -13,7 +14,6 @@ import { shareDoNotCallList } from './do-not-call-lock';
 import { doNotCallMatches } from './do-not-call.service';
 import { DoNotCallEntry } from './entities/do-not-call-entry.entity';
 import { PolicyDecision } from './entities/policy-decision.entity';
-import { PolicyClock } from './policy-clock';
 
 /** What the check adds to a dial (the do-not-call probe; the decision log write only when it stops one). */
 export const policyCheckSeconds = new Histogram({
@@ -92,7 +92,7 @@ export class ContactPolicy {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly settings: ContactPolicySettingsService,
-    private readonly clock: PolicyClock,
+    private readonly clock: Clock,
   ) {}
 
   /** Do-not-call and the calling window; throws the rule's AppError, else the permit for the caps. */

@@ -4,9 +4,10 @@
 import { DataSource } from 'typeorm';
 import { createTestDatabase, TestDatabase } from '@vap/testing';
 import { runMigrations } from '@vap/persistence';
+import { SystemClock } from '@vap/runtime';
 import { CampaignLifecycle } from '../../campaigns/campaign-lifecycle.service';
 import { CampaignsRepository } from '../../campaigns/campaigns.repository';
-import { Clock } from '../../clock/clock';
+import { CampaignClock } from '../../clock/campaign-clock';
 import { CampaignsConfig } from '../../config/campaigns.config';
 import { campaignsDataSourceOptions } from '../../database/data-source';
 import { DispatchSignal } from '../dispatch-signal';
@@ -17,7 +18,7 @@ export interface DispatchTestDatabase {
   db: TestDatabase;
   dataSource: DataSource;
   config: CampaignsConfig;
-  clock: Clock;
+  clock: CampaignClock;
   signal: DispatchSignal;
   lifecycle: CampaignLifecycle;
   close(): Promise<void>;
@@ -29,7 +30,7 @@ export async function openDispatchTestDatabase(label: string): Promise<DispatchT
   const options = campaignsDataSourceOptions(config);
   await runMigrations(options);
   const dataSource = await new DataSource(options).initialize();
-  const clock = new Clock(config);
+  const clock = new CampaignClock(config, new SystemClock());
   const signal = new DispatchSignal();
   const lifecycle = new CampaignLifecycle(
     dataSource,

@@ -3,6 +3,7 @@
 // this stream, and the human never hears the caller's until the carrier bridges the legs.
 
 import { endpointBoundsOf, type ConsultContext, type VoiceCallContext } from '@vap/messages';
+import type { Clock } from '@vap/runtime';
 import type { MediaStreamEvent } from '@vap/media';
 import type { SttProvider, TtsProvider, TtsVoice } from '@vap/speech';
 import { AgentSpeech } from '../agent-speech';
@@ -41,6 +42,7 @@ export interface ConsultOptions {
   tts: TtsProvider[];
   transport: MediaTransport;
   timeScale: number;
+  clock?: Clock;
   providerTimeoutMs: number;
   /** Tells the calls service the human's answer (calls.voice.transfer_decision). */
   decide(accepted: boolean): Promise<unknown>;
@@ -107,7 +109,7 @@ export class ConsultConversation implements LiveConversation {
 
   private start(): void {
     const { options } = this;
-    const time = (this.time = new MediaTime(options.timeScale));
+    const time = (this.time = new MediaTime(options.timeScale, options.clock));
     this.speech = new AgentSpeech({
       tts: new ProviderChain(options.tts),
       voice: options.voice,

@@ -19,6 +19,7 @@ import {
   RpcClient,
 } from '@vap/messaging';
 import { runMigrations } from '@vap/persistence';
+import { SystemClock } from '@vap/runtime';
 import { createTestDatabase, TestDatabase } from '@vap/testing';
 import { RawCarrierEvent } from '../../../progress/raw-carrier-event';
 import { CarrierRegistry } from '../../../carriers/carrier-registry';
@@ -243,7 +244,7 @@ describe('EndedCallFollowUp: an ended call stops its voice session, a stale one 
   it('the stale sweeper: the call fails billed for its answered time, is hung up at the carrier and its session stopped', async () => {
     const id = await liveCall('live', 40);
     await replicaHolding(id);
-    const sweeper = new StaleCallSweeper(dataSource, config, progress);
+    const sweeper = new StaleCallSweeper(dataSource, config, progress, new SystemClock());
     expect(await sweeper.sweep()).toBeGreaterThanOrEqual(1);
     const [call] = (await dataSource.query(
       `SELECT status, hangup_cause, bill_duration_seconds FROM calls.calls WHERE id = $1`,

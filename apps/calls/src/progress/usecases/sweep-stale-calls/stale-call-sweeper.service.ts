@@ -2,7 +2,7 @@ import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap }
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { tableOf } from '@vap/persistence';
-import { PeriodicTask } from '@vap/runtime';
+import { Clock, PeriodicTask } from '@vap/runtime';
 import { RawCarrierEvent } from '../../raw-carrier-event';
 import { CallsConfig } from '../../../config/calls.config';
 import { CallProgressService } from '../../call-progress.service';
@@ -26,6 +26,7 @@ export class StaleCallSweeper implements OnApplicationBootstrap, BeforeApplicati
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly config: CallsConfig,
     private readonly progress: CallProgressService,
+    private readonly clock: Clock,
   ) {
     this.task = new PeriodicTask({
       label: 'stale-call sweep',
@@ -43,11 +44,11 @@ export class StaleCallSweeper implements OnApplicationBootstrap, BeforeApplicati
     const rows = (await this.dataSource.query(
       `SELECT id, provider FROM ${tableOf(this.dataSource, 'calls')}
         WHERE status IN ('pending', 'ringing', 'in_progress') AND kind = 'phone'
-          AND created_at < now() - make_interval(secs =>
+          AND created_at < $4::timestamptz - make_interval(secs =>
                 COALESCE((agent_settings->>'maxCallDurationSecs')::int, (agent_settings->>'max_call_duration_secs')::int, $1) + $2)
         ORDER BY created_at
         LIMIT $3`,
-      [this.config.STALE_CALL_UNCAPPED_SECS, this.config.STALE_CALL_GRACE_SECS, BATCH],
+      [this.config.STALE_CALL_UNCAPPED_SECS, this.config.STALE_CALL_GRACE_SECS, BATCH, this.clock.now()],
     )) as { id: string; provider: RawCarrierEvent['provider'] }[];
     for (const { id, provider } of rows) {
       const call = await this.progress.apply(
@@ -60,7 +61,7 @@ export class StaleCallSweeper implements OnApplicationBootstrap, BeforeApplicati
           providerEvent: STALE_CALL_EVENT,
           sequence: null,
           ended: true,
-          occurredAt: new Date(),
+          occurredAt: this.clock.now(),
           hangupSource: 'system',
           hangupCause: 'NO_FINAL_STATUS',
           errorMessage: 'The carrier reported no final status in time',

@@ -1,20 +1,24 @@
 import { Injectable } from '@nestjs/common';
+import { Clock } from '@vap/runtime';
 import { CampaignsConfig } from '../config/campaigns.config';
 
 /**
- * Time as the campaigns service sees it. Wall-clock instants are real; campaign minutes (retry delays,
+ * Time as the campaigns service sees it: instants from the service's Clock; campaign minutes (retry delays,
  * cooldowns) last 60 s divided by CAMPAIGNS_TIME_SCALE, so tests can run hours of schedule in seconds.
  */
 @Injectable()
-export class Clock {
+export class CampaignClock {
   private readonly scale: number;
 
-  constructor(config: CampaignsConfig) {
+  constructor(
+    config: CampaignsConfig,
+    private readonly clock: Clock,
+  ) {
     this.scale = config.CAMPAIGNS_TIME_SCALE;
   }
 
   now(): Date {
-    return new Date();
+    return this.clock.now();
   }
 
   /** The instant `minutes` campaign minutes after `from`. */
