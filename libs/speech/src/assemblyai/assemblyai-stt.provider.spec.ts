@@ -1,5 +1,6 @@
 import { AssemblyAiFake, speechPcm } from '../testing';
 import { ProviderError } from '../provider-error';
+import { sttPluginContract } from '../testing/stt-plugin-contract';
 import { speechPlugin, sttCapabilities } from '../registry';
 import type { SttSession } from '../stt-provider';
 import {
@@ -40,6 +41,8 @@ const until = async (check: () => boolean, ms = 2000) => {
 
 /** The agent's turn options that keep the fake from ending turns on its own: only finish() ends them. */
 const LONG_TURNS = { min_end_of_turn_silence_when_confident_ms: 2000 };
+
+sttPluginContract({ plugin: assemblyAiPlugin, startFake: ({ apiKey }) => AssemblyAiFake.start({ apiKey }) });
 
 describe('AssemblyAI streaming URL', () => {
   it('puts streaming on the streaming host of the REST base, and keeps one origin elsewhere', () => {

@@ -11,6 +11,9 @@ import {
   type DeepgramTiming,
 } from './deepgram-stt.provider';
 import { ProviderError } from '../provider-error';
+import { DeepgramSpeakFake } from '../testing';
+import { sttPluginContract } from '../testing/stt-plugin-contract';
+import { deepgramPlugin } from '.';
 
 /** What the fake server saw on one connection. */
 interface Seen {
@@ -118,6 +121,9 @@ function speak(session: DeepgramSttSession, ms: number): void {
 const until = async (check: () => boolean) => {
   while (!check()) await new Promise((resolve) => setTimeout(resolve, 5));
 };
+
+// Deepgram's live listen fake answers as the provider does; the scripted server below drives the edge cases.
+sttPluginContract({ plugin: deepgramPlugin, startFake: ({ apiKey }) => DeepgramSpeakFake.start({ apiKey }) });
 
 describe('deepgramListenUrl', () => {
   it('follows the base URL convention: a base ending in /v1, or its bare origin', () => {

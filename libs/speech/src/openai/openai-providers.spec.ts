@@ -3,9 +3,10 @@ import type { AddressInfo } from 'node:net';
 import { countZeroCrossings, decodePcm16Wav, pcm16ToBuffer, rms, sineWave } from '@vap/media';
 import { OpenAiSttProvider } from './openai-stt.provider';
 import { OpenAiTtsProvider } from './openai-tts.provider';
-import { ProviderError, ProviderTimeout } from '../provider-error';
+import { ProviderError } from '../provider-error';
 import { OpenAiSpeechFake } from '../testing';
 import { ttsPluginContract } from '../testing/tts-plugin-contract';
+import { sttPluginContract } from '../testing/stt-plugin-contract';
 import { openAiPlugin } from '.';
 import type { TtsVoice } from '../tts-provider';
 
@@ -69,6 +70,11 @@ describe('the base URL convention (the OpenAI SDK one, as LLM_BASE_URL)', () => 
   });
 });
 
+sttPluginContract({
+  plugin: openAiPlugin,
+  startFake: ({ apiKey, slow }) => OpenAiSpeechFake.start({ apiKey, transcriptionDelayMs: slow ? 1000 : 0 }),
+});
+
 describe('OpenAiSttProvider', () => {
   it("posts the utterance as an 8 kHz WAV (the carrier's samples) with model, language and prompt, and reads the text", async () => {
     let seen: { url?: string; auth?: string; form?: FormData } = {};
@@ -107,35 +113,6 @@ describe('OpenAiSttProvider', () => {
     // The next utterance starts clean; an empty one sends nothing.
     await expect(session.finish()).resolves.toBe('');
     await session.close();
-  });
-
-  it('fails as ProviderError on an error answer and on a timeout', async () => {
-    handler = (_req, _body, res) => void res.writeHead(500).end('upstream exploded');
-    const session = await new OpenAiSttProvider(config()).open({ languages: ['en'] });
-    session.push(utterance(200));
-    const error = await session.finish().catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(ProviderError);
-    expect(error).toMatchObject({ provider: 'stt', name: 'openai', reason: 'stt_provider_error:openai' });
-    expect((error as Error).message).toContain('HTTP 500: upstream exploded');
-
-    handler = () => undefined; // never answers
-    const slow = await new OpenAiSttProvider(config(150)).open({ languages: ['en'] });
-    slow.push(utterance(200));
-    const timedOut = await slow.finish().catch((e: unknown) => e);
-    expect(timedOut).toBeInstanceOf(ProviderError);
-    expect((timedOut as ProviderError).cause).toBeInstanceOf(ProviderTimeout);
-  });
-
-  it('rejects with the caller’s reason, not a provider error, when the caller aborts', async () => {
-    handler = () => undefined;
-    const session = await new OpenAiSttProvider(config()).open({ languages: ['en'] });
-    session.push(utterance(200));
-    const controller = new AbortController();
-    const pending = session.finish(controller.signal).catch((e: unknown) => e);
-    setTimeout(() => controller.abort(new Error('call ended')), 50);
-    const error = await pending;
-    expect(error).not.toBeInstanceOf(ProviderError);
-    expect((error as Error).message).toBe('call ended');
   });
 });
 

@@ -1,5 +1,6 @@
 import { SarvamFake, speechPcm } from '../testing';
 import { ProviderError } from '../provider-error';
+import { sttPluginContract } from '../testing/stt-plugin-contract';
 import { speechPlugin, sttCapabilities, ttsCapabilities } from '../registry';
 import type { SttSession } from '../stt-provider';
 import { SarvamSttProvider, SarvamTtsProvider, sarvamLanguageCode, sarvamPlugin } from '.';
@@ -36,6 +37,8 @@ const until = async (check: () => boolean, ms = 2000) => {
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
 };
+
+sttPluginContract({ plugin: sarvamPlugin, startFake: ({ apiKey }) => SarvamFake.start({ apiKey }) });
 
 describe('sarvamLanguageCode', () => {
   it("names the agent's one language as Sarvam's locale, else asks Sarvam to detect", () => {
@@ -181,7 +184,7 @@ describe('SarvamSttProvider', () => {
     expect(Date.now() - started).toBeLessThan(1000);
   });
 
-  it('fails as ProviderError when an answer errors or hangs, or the stream cannot open', async () => {
+  it('fails as ProviderError when an answer errors or hangs', async () => {
     let session = await provider().open({ languages: ['en'] });
     fake.fail('error');
     await say(session, 'One two three.');
@@ -200,21 +203,6 @@ describe('SarvamSttProvider', () => {
     expect((error as Error).message).toContain('timed out');
     expect(Date.now() - started).toBeLessThan(600);
     await session.close();
-
-    fake.fail('error');
-    error = await provider()
-      .open({ languages: ['en'] })
-      .catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(ProviderError);
-    expect((error as Error).message).toContain('503');
-
-    fake.fail('hang');
-    const opening = Date.now();
-    error = await provider(KEY, 300)
-      .open({ languages: ['en'] })
-      .catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(ProviderError);
-    expect(Date.now() - opening).toBeLessThan(600);
   });
 });
 

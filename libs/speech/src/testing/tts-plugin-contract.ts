@@ -1,23 +1,25 @@
 // What every cloud text-to-speech plugin must do, as one set of specs each plugin's spec runs against its provider's
 // fake: check a key (good, rejected, unreachable), speak the text as 8 kHz PCM16 in pieces of at most 100 ms, turn a
 // passed deadline into its ProviderError with the ProviderTimeout as cause, turn an HTTP 401, 429 or 500 into its
-// ProviderError (never quoting the key), stop at once and quietly on a cancel (barge-in), and free the request's
-// connection when cancelled or when the consumer stops early. Provider-specific behaviour stays in its own spec.
-import { connect, createServer, type Server, type Socket } from 'node:net';
-import { setTimeout as sleep } from 'node:timers/promises';
+// ProviderError quoting the provider (never the key), stop at once and quietly on a cancel (barge-in), and free the
+// request's connection when cancelled or when the consumer stops early. Provider-specific behaviour stays in its
+// own spec.
 import { closeOfflineSpeech } from '@vap/media';
 import type { SpeechPlugin } from '../plugin';
 import { ProviderError, ProviderTimeout } from '../provider-error';
 import type { NetworkProviderConfig } from '../speech-settings';
 import type { TtsProvider, TtsVoice } from '../tts-provider';
-import { refuseUpgrade, sendJson, startFakeServer, FakeRecogniser } from './fake-provider-server';
-
-/** A provider's fake, started for one test. */
-export interface StartedSpeechFake {
-  /** What the plugin's base URL setting takes to reach it. */
-  baseUrl: string;
-  close(): Promise<void>;
-}
+import {
+  connectionCounter,
+  expectKeyChecks,
+  moved,
+  refusingServer,
+  silentServer,
+  startedPerTest,
+  waitFor,
+  type StartedSpeechFake,
+} from './contract-servers';
+import { FakeRecogniser } from './fake-provider-server';
 
 export interface TtsPluginContract {
   plugin: SpeechPlugin;
@@ -51,112 +53,18 @@ async function failureOf(audio: AsyncIterable<Int16Array>): Promise<ProviderErro
   return error as ProviderError;
 }
 
-async function waitFor(condition: () => boolean, ms = 2000): Promise<void> {
-  const until = Date.now() + ms;
-  while (!condition()) {
-    if (Date.now() > until) throw new Error('condition not met in time');
-    await sleep(10);
-  }
-}
-
-async function listen(server: Server): Promise<string> {
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return `127.0.0.1:${(server.address() as { port: number }).port}`;
-}
-
-/** A TCP proxy in front of a fake that counts the client's open connections (HTTP or WebSocket alike). */
-async function connectionCounter(
-  target: string,
-): Promise<{ host: string; open: () => number; close(): Promise<void> }> {
-  const { hostname, port } = new URL(target);
-  const clients = new Set<Socket>();
-  const server = createServer((client) => {
-    clients.add(client);
-    const upstream = connect(Number(port), hostname);
-    client.pipe(upstream).pipe(client);
-    const end = () => {
-      clients.delete(client);
-      client.destroy();
-      upstream.destroy();
-    };
-    client.on('close', end).on('error', end);
-    upstream.on('close', end).on('error', end);
-  });
-  const host = await listen(server);
-  return {
-    host,
-    open: () => clients.size,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const client of clients) client.destroy();
-        server.close(() => resolve());
-      }),
-  };
-}
-
-/** A server that takes connections and never answers: the deadline is all that ends a request to it. */
-async function silentServer(): Promise<{ url: string; close(): Promise<void> }> {
-  const sockets = new Set<Socket>();
-  const server = createServer((socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-    socket.on('error', () => undefined);
-  });
-  const host = await listen(server);
-  return {
-    url: `http://${host}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const socket of sockets) socket.destroy();
-        server.close(() => resolve());
-      }),
-  };
-}
-
-/** A local port nothing listens on. */
-async function deadUrl(): Promise<string> {
-  const server = createServer();
-  const host = await listen(server);
-  await new Promise((resolve) => server.close(resolve));
-  return `http://${host}`;
-}
-
-/** The same base URL on another origin (the fake's path kept). */
-function moved(baseUrl: string, origin: string): string {
-  const url = new URL(baseUrl);
-  return `${origin}${url.pathname.replace(/\/+$/, '')}`;
-}
-
 export function ttsPluginContract(contract: TtsPluginContract): void {
   const { plugin, voice } = contract;
   const tts = plugin.tts!;
   const provider = (baseUrl: string, overrides: Partial<NetworkProviderConfig> = {}): TtsProvider =>
     tts.create({ baseUrl, apiKey: KEY, timeoutMs: 3000, ...contract.config, ...overrides });
-  const closers: (() => Promise<void>)[] = [];
-  const started = async <T extends { close(): Promise<void> }>(thing: Promise<T>): Promise<T> => {
-    const it = await thing;
-    closers.push(() => it.close());
-    return it;
-  };
-
-  afterEach(async () => {
-    await Promise.all(closers.splice(0).map((close) => close()));
-  });
+  const started = startedPerTest();
   afterAll(() => closeOfflineSpeech());
 
   describe(`${plugin.label} text to speech: the speech plugin contract`, () => {
     it('checks a key: its own is good, another is rejected, a server that is not there is unreachable', async () => {
       const fake = await started(contract.startFake({ apiKey: KEY, slow: false }));
-      const request = { baseUrl: fake.baseUrl, timeoutMs: 2000, ...contract.config };
-      await expect(plugin.checkKey({ ...request, apiKey: KEY })).resolves.toEqual({ ok: true });
-      const refused = await plugin.checkKey({ ...request, apiKey: 'another-key' });
-      expect(refused).toMatchObject({ ok: false, reason: 'rejected' });
-      const gone = await plugin.checkKey({
-        ...request,
-        baseUrl: moved(fake.baseUrl, await deadUrl()),
-        apiKey: KEY,
-      });
-      expect(gone).toMatchObject({ ok: false, reason: 'unreachable' });
+      await expectKeyChecks(plugin, fake, KEY, contract.config);
     });
 
     it('speaks the text as 8 kHz PCM16 in pieces of at most 100 ms', async () => {
@@ -191,13 +99,7 @@ export function ttsPluginContract(contract: TtsPluginContract): void {
     it.each([401, 429, 500])(
       'fails as its ProviderError quoting an HTTP %d refusal, without the key',
       async (status) => {
-        const refusing = await started(
-          startFakeServer({
-            request: (_req, res) => sendJson(res, status, { error: { message: `refused with ${status}` } }),
-            upgrade: (_req, socket) =>
-              refuseUpgrade(socket, status, { error: { message: `refused with ${status}` } }),
-          }),
-        );
+        const refusing = await started(refusingServer(status));
         const error = await failureOf(provider(refusing.url).synthesize({ text: TEXT, voice }));
         expect(error).toMatchObject({ provider: 'tts', name: plugin.name });
         // The provider's own words, for whoever reads the call's failure.
