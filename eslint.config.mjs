@@ -16,6 +16,7 @@ const LAYERS = ['layer:messages', 'layer:api', 'layer:persistence', 'layer:messa
 const TEST_CODE = [
   '**/*.spec.ts',
   '**/*.e2e-spec.ts',
+  '**/*.integration-spec.ts',
   'libs/*/src/testing/**/*.ts',
   'apps/*/src/**/testing/**/*.ts',
 ];

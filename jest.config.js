@@ -1,5 +1,6 @@
-// Two suites: unit/integration specs beside the code (real Postgres and NATS where they need them), and
-// e2e specs that start the built platform and drive it through the gateway's HTTP API.
+// Three suites: unit specs and integration specs (*.integration-spec.ts: one app in process) beside the code,
+// with real Postgres and NATS where they need them, and e2e specs that start the built platform and drive it
+// through the gateway's HTTP API.
 const preset = require('./jest.preset');
 
 module.exports = {
@@ -14,6 +15,15 @@ module.exports = {
       roots: ['<rootDir>/apps', '<rootDir>/libs', '<rootDir>/tools', '<rootDir>/bench'],
       testMatch: ['**/*.spec.ts'],
       // The console's specs load its modules, whose imports name the emitted `.js`.
+      resolver: '<rootDir>/tools/jest/resolver.js',
+    },
+    {
+      // One app's own module in the test process on a throwaway database and NATS prefix, its peers faked
+      // (IntegrationApp in @vap/testing/integration).
+      ...preset,
+      displayName: 'integration',
+      roots: ['<rootDir>/apps', '<rootDir>/libs'],
+      testMatch: ['**/*.integration-spec.ts'],
       resolver: '<rootDir>/tools/jest/resolver.js',
     },
     {

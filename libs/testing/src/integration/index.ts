@@ -1,0 +1,3 @@
+export * from './integration-app';
+export * from './fake-peers';
+export * from './template-database';
