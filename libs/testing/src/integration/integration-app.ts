@@ -111,6 +111,8 @@ export class IntegrationApp<C extends BaseServiceConfig> {
       app.connectMicroservice({ strategy: new NatsRpcServer(app.get(NatsConnectionService)) });
       await app.init();
       await app.startAllMicroservices();
+      // The server has the command subscriptions once this round trip returns, so a first command finds them.
+      await app.get(NatsConnectionService).nc.flush();
       const client = new RpcClient(peerNats, { serviceName: 'peers', url: NATS_URL, requestTimeoutMs: 5000 });
       return new IntegrationApp(app, config, configs, clock, peers, db, prefix, peerNats, client);
     } catch (err) {

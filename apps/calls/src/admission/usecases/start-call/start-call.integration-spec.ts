@@ -1,0 +1,143 @@
+// Starting a call in the running calls module: the agents service is a fake peer answering the agent the call
+// copies, and the carrier is a fake of the sandbox line's carrier_b REST API (SANDBOX_CARRIER_URL), outside the
+// platform. The call is admitted, stored with its agent's snapshot, dialled once, and its status published.
+import { once } from 'node:events';
+import { createServer, Server } from 'node:http';
+import { AddressInfo } from 'node:net';
+import { randomUUID } from 'node:crypto';
+import { DataSource } from 'typeorm';
+import {
+  AGENT_SNAPSHOT_VERSION,
+  AgentSnapshot,
+  CallStatusUpdatedData,
+  DomainEvents,
+  PartnerContext,
+} from '@vap/messages';
+import { IntegrationApp } from '@vap/testing/integration';
+import { CallsConfig } from '../../../config/calls.config';
+import { startCalls } from '../../../testing/calls-integration';
+
+const SNAPSHOT: AgentSnapshot = {
+  version: AGENT_SNAPSHOT_VERSION,
+  prompt: 'You help.',
+  voiceId: 'voice-1',
+  spokenLanguages: ['en'],
+  introMessage: 'Hello, this is Maya.',
+  enableRecording: false,
+  maxCallDurationSecs: 300,
+  endCallEnabled: true,
+  endCallMessage: null,
+  endCallInstructions: null,
+  transferEnabled: false,
+  transferNumber: null,
+  transferMessage: null,
+  transferInstructions: null,
+  voicemailDetectionEnabled: false,
+  voicemailMessage: null,
+  userIdleEnabled: false,
+  toolAckConfig: null,
+  backgroundAudioId: null,
+  backgroundAudioVolume: 0,
+  kbThreshold: null,
+  kbIncludeSummaries: false,
+  kbResultFormat: null,
+  hasKnowledge: false,
+  extractionEnabled: false,
+};
+
+/** The sandbox carrier's REST API as the platform uses it: it places every call asked and records the forms. */
+class FakeCarrier {
+  readonly placed: URLSearchParams[] = [];
+  private readonly server: Server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    req.on('end', () => {
+      const placing = req.method === 'POST' && req.url?.endsWith('/Calls.json');
+      if (placing) this.placed.push(new URLSearchParams(body));
+      res.writeHead(placing ? 201 : 200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(placing ? { sid: `CA${this.placed.length}` } : {}));
+    });
+  });
+
+  async listen(): Promise<string> {
+    this.server.listen(0, '127.0.0.1');
+    await once(this.server, 'listening');
+    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  }
+
+  close(): Promise<void> {
+    return new Promise((resolve) => this.server.close(() => resolve()));
+  }
+}
+
+describe('start a call', () => {
+  let calls: IntegrationApp<CallsConfig>;
+  const carrier = new FakeCarrier();
+
+  beforeAll(async () => {
+    calls = await startCalls({
+      env: {
+        SANDBOX_CARRIER_URL: await carrier.listen(),
+        SANDBOX_AUTH_TOKEN: 'sandbox-token-of-the-fake-carrier-0001',
+      },
+    });
+  });
+
+  afterAll(async () => {
+    await calls?.stop();
+    await carrier.close();
+  });
+
+  it('admits the call with its agent from the agents service, dials it, stores it and publishes it', async () => {
+    const agentId = randomUUID();
+    const projectId = randomUUID();
+    calls.peers.answer('agents.agent.for_call', ({ id }) => ({
+      id,
+      name: 'Support',
+      projectId,
+      snapshot: SNAPSHOT,
+    }));
+    const partner: PartnerContext = {
+      id: randomUUID(),
+      status: 'approved',
+      voiceTier: 'standard',
+      concurrencyLimit: 5,
+      balancePaise: 100_000,
+      pricePerMinutePaise: null,
+      version: 1,
+    };
+
+    const { call, replayed } = await calls.send('calls.call.start', partner, {
+      agent_id: agentId,
+      to_number: '+919812345678',
+    });
+
+    expect(replayed).toBe(false);
+    expect(calls.peers.received).toContainEqual({
+      subject: 'agents.agent.for_call',
+      partnerId: partner.id,
+      data: { id: agentId },
+    });
+    expect(carrier.placed).toHaveLength(1);
+    expect(carrier.placed[0].get('To')).toBe('+919812345678');
+    const [row] = (await calls.get(DataSource).query(
+      `SELECT partner_id, agent_id, project_id, provider, provider_call_id, status, agent_settings
+           FROM calls.calls WHERE id = $1`,
+      [call.call_id],
+    )) as Record<string, unknown>[];
+    expect(row).toMatchObject({
+      partner_id: partner.id,
+      agent_id: agentId,
+      project_id: projectId,
+      provider: 'sandbox',
+      provider_call_id: 'CA1',
+      agent_settings: expect.objectContaining({ prompt: 'You help.', maxCallDurationSecs: 300 }),
+    });
+    const published = await calls.waitForEvent<CallStatusUpdatedData>(
+      DomainEvents.callStatusUpdated,
+      (e) => e.data.call_id === call.call_id,
+    );
+    expect(published.data).toMatchObject({ agent_id: agentId, to_number: '+919812345678' });
+    expect(calls.peers.unanswered).toEqual([]);
+  });
+});
