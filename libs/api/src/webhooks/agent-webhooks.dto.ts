@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, ValidateIf } from 'class-validator';
-import { WEBHOOK_EVENT_TYPES } from '../events';
+import { WEBHOOK_EVENT_TYPES } from '../events/event-catalog';
 import { WebhookEndpointDto } from './webhook-endpoint.dto';
 import { IfPresent } from '../validation';
 

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsISO8601, IsOptional } from 'class-validator';
-import { WEBHOOK_EVENT_TYPES } from '../events';
+import { WEBHOOK_EVENT_TYPES } from '../events/event-catalog';
 import { CursorQueryDto } from '../pagination';
 import { OptionalOneOf } from '../validation';
 

@@ -1,6 +1,6 @@
 import { ApiHideProperty, ApiProperty, ApiPropertyOptional, ApiPropertyOptions } from '@nestjs/swagger';
 import { Allow, IsBoolean, IsOptional, IsUUID } from 'class-validator';
-import { WEBHOOK_EVENT_TYPES } from '../events';
+import { WEBHOOK_EVENT_TYPES } from '../events/event-catalog';
 import { IsAbsent, IsHttpsUrl, IsWebhookEventList, IsWebhookLabel } from './webhook-field.validators';
 import { IfPresent } from '../validation';
 

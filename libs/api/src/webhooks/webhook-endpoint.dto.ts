@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { WEBHOOK_EVENT_TYPES } from '../events';
+import { WEBHOOK_EVENT_TYPES } from '../events/event-catalog';
 
 export const WEBHOOK_DELIVERY_OUTCOMES = ['succeeded', 'failed'] as const;
 export type WebhookDeliveryOutcome = (typeof WEBHOOK_DELIVERY_OUTCOMES)[number];

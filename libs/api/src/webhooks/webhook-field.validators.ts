@@ -1,5 +1,5 @@
 import { registerDecorator, ValidationArguments, ValidationOptions } from 'class-validator';
-import { REMOVED_WEBHOOK_EVENT_TYPES, WEBHOOK_EVENT_TYPES } from '../events';
+import { REMOVED_WEBHOOK_EVENT_TYPES, WEBHOOK_EVENT_TYPES } from '../events/event-catalog';
 import { LEGACY_WEBHOOK_LABEL, WEBHOOK_LABEL_PATTERN } from './webhook-label';
 
 /** Why an events allowlist is refused, or null when every entry is a catalog name. */

@@ -6,7 +6,7 @@ import { dtmfKeyOf } from '../audio/dtmf';
 import { mulawDecode, mulawEncode } from '../audio/mulaw';
 import { pcm16FromBuffer, pcm16ToBuffer } from '../audio/pcm';
 import { Resampler } from '../audio/resample';
-import type { MediaStreamCodec } from './media-stream-adapters';
+import type { MediaStreamCodec } from './media-stream-codec';
 import type { MediaSessionNotice, MediaStreamCommand, MediaStreamEvent } from './media-stream-event';
 import { isJsonObject, StreamParseError, StreamParseResult } from './stream-message-fields';
 

@@ -2,6 +2,7 @@ export * from './browser-stream';
 export * from './carrier-a-stream';
 export * from './carrier-b-stream';
 export * from './media-stream-adapters';
+export * from './media-stream-codec';
 export * from './media-stream-event';
 export * from './media-url';
 export * from './media-base-url-constraint';

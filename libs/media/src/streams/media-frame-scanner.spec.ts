@@ -1,4 +1,5 @@
-import { mediaStreamCodec, MediaStreamCodec } from './media-stream-adapters';
+import { mediaStreamCodec } from './media-stream-adapters';
+import type { MediaStreamCodec } from './media-stream-codec';
 import { carrierAStreamAdapter, carrierBStreamAdapter } from './media-stream-adapters';
 import { scanMediaFrame } from './media-frame-scanner';
 

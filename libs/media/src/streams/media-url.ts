@@ -1,6 +1,6 @@
 // Stream URLs: the answer markup points carriers at `<MEDIA_PUBLIC_URL>/media/<carrier>/<callId>?token=...`,
 // and the media plane reads the same three parts back from the upgrade request.
-import { MediaStreamProtocol } from './media-stream-adapters';
+import type { MediaStreamProtocol } from './media-stream-codec';
 
 /** Carriers whose calls open media streams; the sandbox speaks carrier_b's protocol. */
 export const MEDIA_STREAM_CARRIERS = ['carrier_a', 'carrier_b', 'sandbox'] as const;

@@ -1,4 +1,4 @@
-import type { SttProviderName } from '../voice/voice-commands';
+import type { SttProviderName } from '../voice/speech-providers';
 import type { SpokenLanguage } from './spoken-languages';
 
 /**

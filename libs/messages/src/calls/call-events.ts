@@ -15,6 +15,8 @@ import {
   CallProvider,
   CallStatus,
   HangupSource,
+  TransferOutcome,
+  TransferType,
 } from './call-status';
 
 /** The account's concurrency at the moment of a status change; limit and remaining are null when unlimited. */
@@ -209,18 +211,6 @@ export interface SessionCompletedData {
    */
   model_usage: CallModelUsage[];
 }
-
-/** How a call was handed to a human: cold (the carrier dials the human on the call's own leg). */
-export const TRANSFER_TYPES = ['cold', 'warm'] as const;
-export type TransferType = (typeof TRANSFER_TYPES)[number];
-
-/**
- * How a transfer ended: bridged (the caller was handed to the human's leg; for a cold transfer, the carrier took
- * the call to dial the number), no_answer (the human's leg was not answered: no answer, busy), declined (the human
- * answered and refused), failed (the carrier refused or could not place it).
- */
-export const TRANSFER_OUTCOMES = ['bridged', 'no_answer', 'declined', 'failed'] as const;
-export type TransferOutcome = (typeof TRANSFER_OUTCOMES)[number];
 
 /** Which side of a transfer a leg is: the call's own leg (the caller), or the one that reaches the human. */
 export const TRANSFER_LEG_ROLES = ['caller', 'human'] as const;

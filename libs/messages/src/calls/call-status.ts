@@ -73,3 +73,15 @@ export type CallKind = (typeof CALL_KINDS)[number];
 /** A browser voice session's public status (its call row's status, read for a session). */
 export const BROWSER_SESSION_STATUSES = ['pending', 'active', 'completed', 'expired', 'failed'] as const;
 export type BrowserSessionStatus = (typeof BROWSER_SESSION_STATUSES)[number];
+
+/** How a call was handed to a human: cold (the carrier dials the human on the call's own leg). */
+export const TRANSFER_TYPES = ['cold', 'warm'] as const;
+export type TransferType = (typeof TRANSFER_TYPES)[number];
+
+/**
+ * How a transfer ended: bridged (the caller was handed to the human's leg; for a cold transfer, the carrier took
+ * the call to dial the number), no_answer (the human's leg was not answered: no answer, busy), declined (the human
+ * answered and refused), failed (the carrier refused or could not place it).
+ */
+export const TRANSFER_OUTCOMES = ['bridged', 'no_answer', 'declined', 'failed'] as const;
+export type TransferOutcome = (typeof TRANSFER_OUTCOMES)[number];

@@ -1,5 +1,5 @@
 import { MODEL_PROVIDERS, type ModelProviderName } from './model-plan';
-import { SPEECH_PROVIDERS, type SpeechProviderName } from './voice-commands';
+import { SPEECH_PROVIDERS, type SpeechProviderName } from './speech-providers';
 
 /**
  * What an account's provider credential (POST /provider-credentials) may be for: every cloud speech provider,

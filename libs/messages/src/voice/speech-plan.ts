@@ -1,5 +1,5 @@
 import type { TranscriberSettings } from '../agents/transcriber';
-import type { SpeechProviderName, SttProviderName, TtsProviderName } from './voice-commands';
+import type { SpeechProviderName, SttProviderName, TtsProviderName } from './speech-providers';
 
 /** Who pays a provider for a call's speech: the partner's own key, or the platform's. */
 export type SpeechPaidBy = 'account' | 'platform';

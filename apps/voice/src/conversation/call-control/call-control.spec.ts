@@ -6,7 +6,8 @@ import { Phrases } from '../phrases';
 import { Aborted } from '../provider-failure';
 import { FakePort } from '../testing/fake-port';
 import { CONSULT_ALLOWANCE_MS, TRANSFER_NOT_CONNECTED, WarmTransferPhrases } from './warm-transfer';
-import { CallControls, OPTED_OUT, type ControlledTurn } from './call-control';
+import type { ControlledTurn } from '../call-control-port';
+import { CallControls, OPTED_OUT } from './call-control';
 import { leaveVoicemail } from './voicemail';
 
 class FakeCarrier implements CallCarrier {

@@ -10,7 +10,7 @@ import { ambienceClip } from '../background-audio';
 import type { CallCarrier } from '../call-platform';
 import type { ConversationPort } from '../conversation-port';
 import { saidSoFar } from '../handoffs/handoff-context';
-import type { ControlledTurn } from './call-control';
+import type { ControlledTurn } from '../call-control-port';
 
 /** The hold audio: the background-audio catalog's soft piano bed, looped. */
 export const HOLD_AUDIO_ID = 'f2ee4e45-19f9-419c-895f-d7b326b94c7f';

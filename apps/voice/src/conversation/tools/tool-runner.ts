@@ -10,7 +10,7 @@ import {
 import type { ChatMessage, ToolCall } from '@vap/llm';
 import type { MediaStreamNotice } from '@vap/media';
 import type { AgentServices } from '../call-platform';
-import type { CallControls, ControlledTurn } from '../call-control/call-control';
+import type { ControlledTurn, TurnControls } from '../call-control-port';
 import type { ConversationPort, CurrentTurn } from '../conversation-port';
 import type { LateResults } from './late-results';
 import type { ToolRegistry } from './registry';
@@ -33,7 +33,7 @@ export interface ToolRunnerOptions {
   tools: ToolRegistry;
   /** The model's history: tool results are appended to it. */
   history: ChatMessage[];
-  controls: CallControls;
+  controls: TurnControls;
   services: AgentServices;
   lateResults: LateResults;
   /** Aborted when the call ends. */

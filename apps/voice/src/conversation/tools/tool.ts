@@ -5,7 +5,7 @@
 import type { AgentSnapshot, VoiceToolCallRecord } from '@vap/messages';
 import type { ToolCall } from '@vap/llm';
 import type { AgentServices } from '../call-platform';
-import type { CallControl } from '../call-control/call-control';
+import type { CallControl } from '../call-control-port';
 import type { MediaClock } from '../conversation-port';
 
 export type ToolKind = VoiceToolCallRecord['kind'];
