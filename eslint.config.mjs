@@ -2,6 +2,8 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import nx from '@nx/eslint-plugin';
 import prettier from 'eslint-config-prettier';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+import { noCycleWithTypeImports } from './tools/lint/no-cycle-with-type-imports.mjs';
 
 // Library layers, lowest first: a lib imports libs of its own layer or below, never above. messages (the
 // internal message contracts, plain types) is the lowest; api (the public HTTP schema) builds on it, so the
@@ -72,6 +74,20 @@ export default tseslint.config(
       '@typescript-eslint/no-explicit-any': 'error',
       'no-console': 'off',
     },
+  },
+  {
+    // No import cycle inside an app or a lib, type-only imports included: a loop of modules can be neither read nor
+    // changed one side at a time. A lib reached through its alias counts as external here: a loop between two
+    // projects is the boundaries rule's to refuse (circular dependency), and not walking into the libs from every
+    // file keeps the lint quick.
+    files: ['apps/*/src/**/*.ts', 'apps/*/src/**/*.tsx', 'libs/*/src/**/*.ts'],
+    plugins: { vap: { rules: { 'no-cycle': noCycleWithTypeImports } } },
+    settings: {
+      'import-x/extensions': ['.ts', '.tsx'],
+      'import-x/external-module-folders': ['node_modules', 'libs'],
+      'import-x/resolver-next': [createTypeScriptImportResolver({ project: 'tsconfig.base.json' })],
+    },
+    rules: { 'vap/no-cycle': ['error', { ignoreExternal: true }] },
   },
   {
     files: TEST_CODE,

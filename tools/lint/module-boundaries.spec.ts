@@ -42,6 +42,10 @@ describe('module boundaries', () => {
   }
 
   async function boundaryErrors(filePath: string, code: string): Promise<string[]> {
+    return ruleErrors('@nx/enforce-module-boundaries', filePath, code);
+  }
+
+  async function ruleErrors(ruleId: string, filePath: string, code: string): Promise<string[]> {
     linter ??= startLinter();
     const id = nextId++;
     const answer = await new Promise<{ messages?: LintMessage[]; error?: string }>((resolve) => {
@@ -49,7 +53,7 @@ describe('module boundaries', () => {
       linter!.stdin.write(`${JSON.stringify({ id, filePath, code })}\n`);
     });
     if (answer.error) throw new Error(answer.error);
-    return answer.messages!.filter((m) => m.ruleId === '@nx/enforce-module-boundaries').map((m) => m.message);
+    return answer.messages!.filter((m) => m.ruleId === ruleId).map((m) => m.message);
   }
 
   it('refuses an app importing another app', async () => {
@@ -218,5 +222,37 @@ describe('module boundaries', () => {
       expect(persistence).toHaveProperty('runMigrations');
       expect(persistence).not.toHaveProperty('createTestDatabase');
     });
+  });
+
+  // Each probe stands in for a real file that the modules it imports already import (on disk), closing a loop. A loop
+  // between two projects is refused above, as a circular dependency.
+  describe('import cycles (vap/no-cycle: import-x/no-cycle, type-only imports counted)', () => {
+    const cycleErrors = (filePath: string, code: string) => ruleErrors('vap/no-cycle', filePath, code);
+
+    it('refuses a loop of type-only imports in an app', async () => {
+      // tools/tool.ts reads the call-control port's types: the port reading a tool's type back closes a loop.
+      const errors = await cycleErrors(
+        'apps/voice/src/conversation/call-control-port.ts',
+        "import type { ToolTurn } from './tools/tool';\nexport type Probe = ToolTurn;\n",
+      );
+      expect(errors).toEqual([expect.stringMatching(/^Dependency cycle/)]);
+    }, 30_000);
+
+    it('refuses a loop in a lib', async () => {
+      // browser-stream.ts implements the codec: the codec file reading the browser stream back closes a loop.
+      const errors = await cycleErrors(
+        'libs/media/src/streams/media-stream-codec.ts',
+        "import { BrowserStreamCodec } from './browser-stream';\nexport const probe = BrowserStreamCodec;\n",
+      );
+      expect(errors).toEqual([expect.stringMatching(/^Dependency cycle/)]);
+    }, 30_000);
+
+    it('lets a module import what does not import it back', async () => {
+      const errors = await cycleErrors(
+        'apps/voice/src/conversation/probe.ts',
+        "import type { ToolTurn } from './tools/tool';\nexport type Probe = ToolTurn;\n",
+      );
+      expect(errors).toEqual([]);
+    }, 30_000);
   });
 });
