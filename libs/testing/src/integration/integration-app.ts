@@ -6,7 +6,6 @@ import { decodeJson, NatsConnectionService, NatsRpcServer, RpcCaller, RpcClient 
 import {
   BaseServiceConfig,
   ClockModule,
-  ConfigClass,
   ManualClock,
   ServiceDefinition,
   validateConfigs,
@@ -71,7 +70,7 @@ export class IntegrationApp<C extends BaseServiceConfig> {
     const dataSource = def.dataSource;
     const db = dataSource
       ? await createMigratedDatabase(POSTGRES_URL, def.name, (url) =>
-          dataSource(configWith(def.configClass, { DATABASE_URL: url })),
+          dataSource(Object.assign(new def.configClass(), { DATABASE_URL: url })),
         )
       : null;
     const cleanups: (() => Promise<unknown>)[] = [];
@@ -122,7 +121,7 @@ export class IntegrationApp<C extends BaseServiceConfig> {
   }
 
   /** A provider of the app (a use case, a repository, the DataSource). */
-  get<T>(token: ConfigClass<T> | (abstract new (...args: never[]) => T) | string | symbol): T {
+  get<T>(token: (abstract new (...args: never[]) => T) | string | symbol): T {
     return this.app.get(token as never);
   }
 
@@ -132,7 +131,9 @@ export class IntegrationApp<C extends BaseServiceConfig> {
     caller: RpcCaller,
     data: CommandRequest<S>,
   ): Promise<CommandReply<S>> {
-    return this.client.request(subject, caller, data);
+    // RpcClient's request and reply types of a subject left generic are conditional types TypeScript cannot
+    // match to CommandMap's; for a concrete subject they are the same.
+    return this.client.request(subject, caller, data as never) as Promise<CommandReply<S>>;
   }
 
   /** Every event the app has published so far (its JetStream stream, oldest first). */
@@ -175,10 +176,6 @@ export class IntegrationApp<C extends BaseServiceConfig> {
     await this.db?.drop().catch((e) => errors.push(e));
     if (errors.length) throw errors[0];
   }
-}
-
-function configWith<C extends object>(cls: ConfigClass<C>, values: Partial<Record<keyof C, unknown>>): C {
-  return Object.assign(new cls(), values);
 }
 
 /** The app's module with its ClockModule given the manual clock, so every provider reads that clock. */
