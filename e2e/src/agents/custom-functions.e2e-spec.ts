@@ -465,19 +465,19 @@ describe('custom functions', () => {
       const reply = await command<Any>(nc, 'agents.agent.for_call', partnerId, { id: agent.id });
       expect(reply.ok).toBe(true);
       if (!reply.ok) return;
-      expect(reply.data.agent.id).toBe(agent.id);
-      expect(reply.data.customFunctions).toEqual([
+      expect(reply.data).toMatchObject({ id: agent.id, name: agent.agent_name, projectId: agent.project_id });
+      expect(reply.data.snapshot.customFunctions).toEqual([
         {
           id: fn.id,
           name: fn.name,
           description: fn.description,
           parameters: fn.parameters,
-          timeout_ms: 10_000,
-          speech: { on_start: 'Checking.', on_delay: null, delay_ms: 2000, on_failure: null },
+          timeoutMs: 10_000,
+          speech: { onStart: 'Checking.', onDelay: null, delayMs: 2000, onFailure: null },
           async: false,
         },
       ]);
-      expect(JSON.stringify(reply.data.customFunctions)).not.toMatch(/partner-token|fnsec_|https:/);
+      expect(JSON.stringify(reply.data.snapshot)).not.toMatch(/partner-token|fnsec_|https:/);
     });
 
     it('copies the agent’s functions into a call’s agent settings when it starts, phone or browser', async () => {

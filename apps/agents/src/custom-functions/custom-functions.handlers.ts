@@ -70,7 +70,7 @@ export class CustomFunctionsHandlers {
     return this.runner.invoke(data);
   }
 
-  /** For the calls service when a call starts: the agent's record and its functions' specs. */
+  /** For the calls service when a call starts or is handed to the agent: the agent's snapshot for the call. */
   @Command(Subjects.agents.agentForCall)
   forCall(@Data() { id }: ByIdRequest, @PartnerId() partnerId: string) {
     return this.functions.forCall(partnerId, id);

@@ -6,8 +6,6 @@ import {
   AgentDto,
   AgentEffectiveToolsDto,
   agentEffectiveToolsOf,
-  AgentForCall,
-  agentSnapshotOf,
   CreateCustomFunctionDto,
   CustomFunctionDeletedDto,
   CustomFunctionDto,
@@ -20,6 +18,7 @@ import {
   UpdateCustomFunctionDto,
 } from '@vap/api';
 import {
+  AgentForCall,
   AppError,
   CUSTOM_FUNCTION_DEFAULT_DELAY_MS,
   CUSTOM_FUNCTION_DEFAULT_TIMEOUT_MS,
@@ -32,11 +31,12 @@ import { inTransaction, keysetPage } from '@vap/persistence';
 import { findAgent, lockAgent } from '../agents/agent-locks';
 import { AgentRecordsService } from '../agents/agent-records.service';
 import { AgentsService } from '../agents/agents.service';
-import { Agent } from '../agents/entities/agent.entity';
+import { Agent, agentSnapshotOf } from '../agents/entities/agent.entity';
 import { invalidFields } from '../common/invalid-fields';
 import { originOf } from '../common/url-origin';
 import { LOCK_CONFLICT, withUniqueConflicts } from '../common/write-conflicts';
 import { findConnector } from '../connectors/connector-records';
+import { AgentDocumentsService } from '../knowledge/agent-documents.service';
 import {
   buildFunctionRecord,
   buildFunctionRecords,
@@ -127,6 +127,7 @@ export class CustomFunctionsService {
     private readonly agents: AgentsService,
     private readonly records: AgentRecordsService,
     private readonly cache: CustomFunctionCache,
+    private readonly knowledge: AgentDocumentsService,
   ) {}
 
   create(partnerId: string, input: CreateCustomFunctionDto): Promise<CustomFunctionWithSecretDto> {
@@ -303,20 +304,27 @@ export class CustomFunctionsService {
     );
   }
 
-  /** The agent's record and its functions' specs, read together when a call starts. */
+  /**
+   * What a call starting now with the agent (or handed to it) copies: its snapshot, built here from the row with
+   * its attached functions and linked documents, and the few record fields the call keeps beside it.
+   */
   async forCall(partnerId: string, agentId: string): Promise<AgentForCall> {
     const em = this.dataSource.manager;
     const agent = await findAgent(em, partnerId, agentId);
-    const [record, functions] = await Promise.all([
-      this.records.one(em, agent),
+    const [functions, documents] = await Promise.all([
       functionsAttachedTo(em, [agent.id]),
+      this.knowledge.linkedDocuments(em, agent.partnerId, [agent.id]),
     ]);
-    return { agent: record, customFunctions: (functions.get(agent.id) ?? []).map(toCustomFunctionSpec) };
+    const snapshot = agentSnapshotOf(agent, {
+      customFunctions: (functions.get(agent.id) ?? []).map(toCustomFunctionSpec),
+      hasKnowledge: (documents.get(agent.id) ?? []).length > 0,
+    });
+    return { id: agent.id, name: agent.agentName, projectId: agent.projectId, snapshot };
   }
 
   /** The tools a call of the agent starting now offers its model: the snapshot the call would take, read. */
   async effectiveTools(partnerId: string, agentId: string): Promise<AgentEffectiveToolsDto> {
-    const { agent, customFunctions } = await this.forCall(partnerId, agentId);
-    return agentEffectiveToolsOf(agent.id, agentSnapshotOf(agent, customFunctions));
+    const { id, snapshot } = await this.forCall(partnerId, agentId);
+    return agentEffectiveToolsOf(id, snapshot);
   }
 }

@@ -11,4 +11,3 @@ export * from './agent-input.dto';
 export * from './agent.dto';
 export * from './list-agents-query.dto';
 export * from './agent-events';
-export * from './agent-snapshot-of';

@@ -216,7 +216,6 @@ import type {
 import type {
   ByIdRequest,
   CommandContract as Command,
-  CustomFunctionSpec,
   EffectiveExtractionSchema,
   EffectiveSchemaRequest,
   EmptyRequest,
@@ -233,11 +232,6 @@ export interface CustomFunctionAttachRequest {
 export interface CustomFunctionTestRequest {
   id: string;
   test: TestCustomFunctionDto;
-}
-/** What a call copies of its agent when it starts: the record, and its custom functions as the model sees them. */
-export interface AgentForCall {
-  agent: AgentDto;
-  customFunctions: CustomFunctionSpec[];
 }
 export interface ExtractionSetAttachRequest {
   agentId: string;
@@ -287,7 +281,6 @@ declare module '@vap/messages' {
     'agents.agent.get': Command<ByIdRequest, AgentDto>;
     'agents.agent.update': Command<UpdateRequest<UpdateAgentDto>, AgentDto>;
     'agents.agent.delete': Command<ByIdRequest, AgentDeletedDto>;
-    'agents.agent.for_call': Command<ByIdRequest, AgentForCall>;
     'agents.agent.tools': Command<ByIdRequest, AgentEffectiveToolsDto>;
     'agents.project.create': Command<CreateProjectDto, ProjectDto>;
     'agents.project.list': Command<ListProjectsQueryDto, ProjectListDto>;

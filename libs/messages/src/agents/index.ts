@@ -8,5 +8,6 @@ export * from './transcriber';
 export * from './analysis';
 export * from './handoffs';
 export * from './agent-tools';
+export * from './agent-for-call';
 export * from './sms';
 export * from './connectors';

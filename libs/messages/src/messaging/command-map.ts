@@ -5,6 +5,7 @@ import type {
   UnbilledChargesPage,
   UnbilledChargesRequest,
 } from '../calls/call-charges';
+import type { AgentForCall } from '../agents/agent-for-call';
 import type { CustomFunctionInvokeReply, CustomFunctionInvokeRequest } from '../agents/custom-functions';
 import type {
   ConnectCallbackRequest,
@@ -80,6 +81,7 @@ export interface CommandContract<Req, Reply> {
  */
 export interface ServiceCommands {
   'agents.voice_configuration.list': CommandContract<EmptyRequest, VoiceConfigurationList>;
+  'agents.agent.for_call': CommandContract<ByIdRequest, AgentForCall>;
   'agents.speech.plan': CommandContract<SpeechPlanRequest, SpeechPlan>;
   'agents.model.plan': CommandContract<ModelPlanRequest, ModelPlan>;
   'agents.voice.preview': CommandContract<VoicePreviewRequest, VoicePreview>;

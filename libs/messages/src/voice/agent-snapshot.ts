@@ -19,7 +19,7 @@ export const AGENT_SNAPSHOT_VERSION = 3;
 /**
  * What a call needs of its agent, copied when the call starts so that edits during the call change nothing.
  * The calls service stores it on the call; the voice service receives it with the call's context. camelCase all
- * the way down, as internal messages are (the public agent's snake_case names become these in agentSnapshotOf);
+ * the way down, as internal messages are (the agents service builds it from the agent's row: agentSnapshotOf);
  * only the transcribers' provider options keep the providers' own names, as data.
  */
 export interface AgentSnapshot {

@@ -1,16 +1,26 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 import { Timestamped } from '@vap/persistence';
-import { AgentModelDto, ExtractionConfigDto, ToolAckConfigDto } from '@vap/api';
+import { AgentModelDto, agentModelSettingsOf, ExtractionConfigDto, ToolAckConfigDto } from '@vap/api';
 import {
+  AGENT_SNAPSHOT_VERSION,
+  AgentSnapshot,
   AgentType,
   AnalysisConfig,
-  HandoffConfig,
+  analysisSnapshotOf,
+  customFunctionSnapshotOf,
+  CustomFunctionSpec,
+  DEFAULT_SPOKEN_LANGUAGES,
   DtmfInputConfig,
+  dtmfSnapshotOf,
+  HandoffConfig,
+  handoffSnapshotOf,
   KbThreshold,
   SpokenLanguage,
+  toolAckSnapshotOf,
   TranscriberSettings,
   TransferMode,
   TurnTakingConfig,
+  turnTakingSnapshotOf,
 } from '@vap/messages';
 
 /** A voice agent. Soft-deleted: deleted_at set means gone for every route and every other service. */
@@ -179,4 +189,72 @@ export class Agent extends Timestamped {
 
   @Column({ name: 'deleted_at', type: 'timestamptz', nullable: true })
   deletedAt: Date | null;
+}
+
+/** What a call's snapshot takes from outside the agent's row: its attached functions and linked documents. */
+export interface AgentAttachments {
+  /** The functions attached to the agent, as the model sees them. */
+  customFunctions: CustomFunctionSpec[];
+  /** Documents are linked to the agent (the model gets the knowledge base search). */
+  hasKnowledge: boolean;
+}
+
+/**
+ * The snapshot a call keeps of its agent, taken from the agent's row as it is when the call starts (or is handed
+ * to it): beside the columns so that a setting and how it reaches calls are written in one place. Function URLs
+ * and secrets stay in the agents service; the calls service stores the snapshot as it is answered.
+ */
+export function agentSnapshotOf(agent: Agent, attached: AgentAttachments): AgentSnapshot {
+  return {
+    version: AGENT_SNAPSHOT_VERSION,
+    prompt: agent.prompt,
+    voiceId: agent.voiceId,
+    // Empty means the platform default, as the agent record shows it.
+    spokenLanguages: agent.spokenLanguages.length
+      ? [...agent.spokenLanguages]
+      : [...DEFAULT_SPOKEN_LANGUAGES],
+    introMessage: agent.introMessage,
+    enableRecording: agent.enableRecording,
+    maxCallDurationSecs: agent.maxCallDurationSecs,
+    endCallEnabled: agent.endCallEnabled,
+    endCallMessage: agent.endCallMessage,
+    endCallInstructions: agent.endCallInstructions,
+    transferEnabled: agent.transferEnabled,
+    transferNumber: agent.transferNumber,
+    transferMessage: agent.transferMessage,
+    transferInstructions: agent.transferInstructions,
+    voicemailDetectionEnabled: agent.voicemailDetectionEnabled,
+    voicemailMessage: agent.voicemailMessage,
+    userIdleEnabled: agent.userIdleEnabled,
+    toolAckConfig: agent.toolAckConfig && toolAckSnapshotOf(agent.toolAckConfig),
+    turnTaking: turnTakingSnapshotOf(agent.turnTaking),
+    dtmf: dtmfSnapshotOf(agent.dtmf),
+    sendDtmfEnabled: agent.sendDtmfEnabled,
+    tools: agent.tools && [...agent.tools],
+    smsEnabled: agent.smsEnabled,
+    smsAllowedRecipients: agent.smsAllowedRecipients,
+    backgroundAudioId: agent.backgroundAudioId,
+    backgroundAudioVolume: agent.backgroundAudioVolume,
+    kbThreshold: agent.kbThreshold,
+    kbIncludeSummaries: agent.kbIncludeSummaries,
+    kbResultFormat: agent.kbResultFormat,
+    hasKnowledge: attached.hasKnowledge,
+    extractionEnabled: agent.extractionEnabled,
+    analysis: analysisSnapshotOf(agent.analysisConfig),
+    handoffs: agent.handoffs.map(handoffSnapshotOf),
+    transfer: {
+      mode: agent.transferMode,
+      briefingInstructions: agent.transferBriefingInstructions,
+      ringTimeoutSecs: agent.transferRingTimeoutSecs,
+    },
+    customFunctions: attached.customFunctions.map(customFunctionSnapshotOf),
+    // Speech choices: resolved into providers and keys when the call's media starts (agents.speech.plan).
+    fallbackVoiceIds: [...agent.fallbackVoiceIds],
+    transcriber: agent.transcriber,
+    fallbackTranscriber: agent.fallbackTranscriber,
+    dictionaryIds: [...agent.dictionaryIds],
+    // The model: resolved into providers and keys when the call starts (agents.model.plan).
+    model: agent.model && agentModelSettingsOf(agent.model),
+    fallbackModels: agent.fallbackModels.map(agentModelSettingsOf),
+  };
 }

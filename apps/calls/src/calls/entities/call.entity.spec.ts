@@ -1,23 +1,13 @@
-import { AgentDto } from '@vap/api';
-import { CustomFunctionSpec } from '@vap/messages';
+import { AgentForCall, AgentSnapshot } from '@vap/messages';
 import { newCall, NewCallFields } from './call.entity';
 
-const agent = {
+// What the agents service answers for a call (its snapshot is built and checked there: agent.entity.spec).
+const agent: AgentForCall = {
   id: 'a0000000-0000-4000-8000-000000000001',
-  agent_name: 'Maya',
-  prompt: 'Be kind',
-  intro_message: 'Hello',
-  enable_recording: true,
-  max_call_duration_secs: 300,
-  transfer_enabled: false,
-  transfer_number: null,
-  transfer_message: null,
-  voicemail_detection_enabled: false,
-  voicemail_message: null,
-  end_call_message: null,
-  extraction_enabled: true,
-  documents: [],
-} as unknown as AgentDto;
+  name: 'Maya',
+  projectId: 'c0000000-0000-4000-8000-000000000003',
+  snapshot: { prompt: 'Be kind', introMessage: 'Hello', enableRecording: true } as AgentSnapshot,
+};
 
 const fields: NewCallFields = {
   partnerId: 'p-1',
@@ -37,18 +27,15 @@ const fields: NewCallFields = {
 
 describe('newCall', () => {
   it('starts pending with nothing measured or decided, the agent copied and the given fields', () => {
-    const call = newCall({ agent, customFunctions: [] }, fields);
+    const call = newCall(agent, fields);
     expect(call).toEqual({
       ...fields,
       id: expect.stringMatching(/^[0-9a-f-]{36}$/),
       sessionId: expect.stringMatching(/^[0-9a-f-]{36}$/),
       agentId: agent.id,
       agentName: 'Maya',
-      agentSettings: expect.objectContaining({
-        prompt: 'Be kind',
-        introMessage: 'Hello',
-        enableRecording: true,
-      }),
+      // Stored as the agents service built it.
+      agentSettings: agent.snapshot,
       // The agent holding the call is the one it starts with until a handoff.
       currentAgentSettings: null,
       // Not transferred until the agent transfers it.
@@ -62,7 +49,7 @@ describe('newCall', () => {
       billDurationSeconds: null,
       campaignId: null,
       customerId: null,
-      projectId: null,
+      projectId: 'c0000000-0000-4000-8000-000000000003',
       durationSeconds: null,
       errorMessage: null,
       startedAt: null,
@@ -73,35 +60,8 @@ describe('newCall', () => {
     expect(call.sessionId).not.toBe(call.id);
   });
 
-  it('copies the specs of the functions attached to the agent when the call starts', () => {
-    const spec: CustomFunctionSpec = {
-      id: 'fn_0b7f3c52-8f0e-4d57-9a51-6a1f0e2b7c11',
-      name: 'check_order',
-      description: 'Looks up an order',
-      parameters: { type: 'object', properties: { order_id: { type: 'string' } } },
-      timeout_ms: 10_000,
-      speech: { on_start: 'One moment.', on_delay: null, delay_ms: 2000, on_failure: null },
-      async: false,
-    };
-    expect(newCall({ agent, customFunctions: [spec] }, fields).agentSettings?.customFunctions).toEqual([
-      {
-        id: 'fn_0b7f3c52-8f0e-4d57-9a51-6a1f0e2b7c11',
-        name: 'check_order',
-        description: 'Looks up an order',
-        parameters: { type: 'object', properties: { order_id: { type: 'string' } } },
-        timeoutMs: 10_000,
-        speech: { onStart: 'One moment.', onDelay: null, delayMs: 2000, onFailure: null },
-        async: false,
-      },
-    ]);
-    expect(newCall({ agent, customFunctions: [] }, fields).agentSettings?.customFunctions).toEqual([]);
-  });
-
   it('gives every call its own ids', () => {
-    const [a, b] = [
-      newCall({ agent, customFunctions: [] }, fields),
-      newCall({ agent, customFunctions: [] }, fields),
-    ];
+    const [a, b] = [newCall(agent, fields), newCall(agent, fields)];
     expect(a.id).not.toBe(b.id);
     expect(a.sessionId).not.toBe(b.sessionId);
   });

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Column, CreateDateColumn, DeepPartial, Entity, PrimaryColumn, UpdateDateColumn } from 'typeorm';
-import { agentSnapshotOf, AgentForCall, CarrierReconciliation } from '@vap/api';
+import { CarrierReconciliation } from '@vap/api';
 import {
+  AgentForCall,
   CallBillingRate,
   AgentSnapshot,
   AnsweredBy,
@@ -237,16 +238,16 @@ export type NewCallFields = Pick<
  * The row every new call starts as, inbound or outbound (its session: newSession): pending, nothing
  * measured or decided yet, with the agent's settings copied so edits during the call change nothing.
  */
-export function newCall({ agent, customFunctions }: AgentForCall, fields: NewCallFields): DeepPartial<Call> {
+export function newCall(agent: AgentForCall, fields: NewCallFields): DeepPartial<Call> {
   return {
     id: randomUUID(),
     sessionId: randomUUID(),
     agentId: agent.id,
-    agentName: agent.agent_name,
-    projectId: agent.project_id ?? null,
+    agentName: agent.name,
+    projectId: agent.projectId,
     campaignId: null,
     customerId: null,
-    agentSettings: agentSnapshotOf(agent, customFunctions),
+    agentSettings: agent.snapshot,
     currentAgentSettings: null,
     transfer: null,
     status: 'pending',

@@ -2,8 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
-import { AgentForCall, StartCallCommand, StartCallDto, StartCallResult } from '@vap/api';
+import { StartCallCommand, StartCallDto, StartCallResult } from '@vap/api';
 import {
+  AgentForCall,
   AppError,
   DomainEvents,
   ErrorCode,

@@ -1,7 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { agentSnapshotOf } from '@vap/api';
 import {
   AppError,
   CallSegment,
@@ -24,7 +23,7 @@ const REASON_MAX = 500;
 /**
  * calls.voice.handoff: the agent holding a live call hands it to one of the agents it may hand off to (its
  * snapshot's handoffs: whatever can send the command must not put any other agent on the call). The next agent's
- * snapshot is taken now, from its record and functions as they are, and becomes the call's current agent; the
+ * snapshot is taken now by the agents service, from its record and functions as they are, and becomes the call's current agent; the
  * session's segments record who held the call and why it moved on. The call keeps its id, charge and events.
  */
 @Injectable()
@@ -58,7 +57,7 @@ export class HandOffCall {
     const next = await this.rpc.request(Subjects.agents.agentForCall, call.partnerId, {
       id: request.agentId,
     });
-    const agent = agentSnapshotOf(next.agent, next.customFunctions);
+    const agent = next.snapshot;
     await this.dataSource.transaction(async (em) => {
       const locked = await em.findOneOrFail(Call, {
         where: { id: call.id },
@@ -74,8 +73,8 @@ export class HandOffCall {
         handoff_reason: reason,
       };
       segments.push({
-        agent_id: next.agent.id,
-        agent_name: next.agent.agent_name,
+        agent_id: next.id,
+        agent_name: next.name,
         started_at: now,
         ended_at: null,
         handoff_reason: null,
@@ -89,7 +88,7 @@ export class HandOffCall {
         JSON.stringify(segments),
       ]);
     });
-    return { agentId: next.agent.id, agentName: next.agent.agent_name, agent };
+    return { agentId: next.id, agentName: next.name, agent };
   }
 
   /** A live call, handed off fewer than HANDOFF_LIMITS.perCall times (a loop between agents ends there). */

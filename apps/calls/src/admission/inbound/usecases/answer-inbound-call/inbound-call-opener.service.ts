@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { AgentForCall, InboundRouteDecisionDto } from '@vap/api';
-import { AppError, CallProvider, DomainEvents, Subjects } from '@vap/messages';
+import { InboundRouteDecisionDto } from '@vap/api';
+import { AgentForCall, AppError, CallProvider, DomainEvents, Subjects } from '@vap/messages';
 import { OutboxService, RpcClient } from '@vap/messaging';
 import { isUniqueViolation, tableOf } from '@vap/persistence';
 import { Call, newCall } from '../../../../calls/entities/call.entity';
