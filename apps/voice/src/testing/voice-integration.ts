@@ -1,0 +1,22 @@
+// The voice service as an integration spec starts it (IntegrationApp): its own module and configs (it has no schema).
+import { randomBytes } from 'node:crypto';
+import { BlobStoreConfig } from '@vap/storage';
+import { IntegrationApp, IntegrationAppDefinition, IntegrationAppOptions } from '@vap/testing/integration';
+import { AppModule } from '../app.module';
+import { VoiceConfig } from '../config/voice.config';
+
+export const voiceService: IntegrationAppDefinition<VoiceConfig> = {
+  name: 'voice',
+  configClass: VoiceConfig,
+  settings: [BlobStoreConfig],
+  module: (config, configs) => AppModule.forRoot(config, configs),
+  env: {
+    STREAM_TOKEN_KEY: randomBytes(32).toString('hex'),
+    MEDIA_PUBLIC_URL: 'http://127.0.0.1:3005',
+    STT_PROVIDER: 'offline',
+    TTS_PROVIDER: 'offline',
+  },
+};
+
+export const startVoice = (options?: IntegrationAppOptions): Promise<IntegrationApp<VoiceConfig>> =>
+  IntegrationApp.start(voiceService, options);
