@@ -8,6 +8,7 @@ import { tableOf } from '@vap/persistence';
 import { Call } from '../calls/entities/call.entity';
 import { CallProgressService } from '../progress/call-progress.service';
 import { EndReasons } from '../progress/end-reasons';
+import { platformEndedCall } from '../progress/platform-ended-call';
 import { integrationLogEntry } from '../integration-log/integration-log-entry';
 import { LifecycleHook } from './entities/lifecycle-hook.entity';
 import { HookClient } from './hook-client';
@@ -130,21 +131,15 @@ export class PreCallHookRunner {
   private async block(call: Call, reason: string): Promise<void> {
     await this.progress.apply(
       { callId: call.id },
-      {
-        provider: call.provider,
-        kind: 'status',
+      platformEndedCall(call, {
+        event: 'pre-call-hook',
         dedupeKey: 'pre-call-hook-blocked',
-        providerStatus: 'canceled',
-        providerEvent: 'pre-call-hook',
-        sequence: null,
-        ended: true,
-        occurredAt: new Date(),
-        hangupSource: 'system',
+        status: 'canceled',
         hangupCause: 'PRE_CALL_HOOK_BLOCKED',
         disposition: 'blocked',
         endCallReason: EndReasons.preCallHookBlocked,
-        errorMessage: `Blocked by the pre-call hook: ${reason}`.slice(0, 500),
-      },
+        errorMessage: `Blocked by the pre-call hook: ${reason}`,
+      }),
     );
   }
 }

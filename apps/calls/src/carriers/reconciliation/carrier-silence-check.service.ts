@@ -10,6 +10,7 @@ import { Call } from '../../calls/entities/call.entity';
 import { CallsConfig } from '../../config/calls.config';
 import { EndReasons } from '../../progress/end-reasons';
 import { CallProgressService } from '../../progress/call-progress.service';
+import { completedIfAnswered, platformEndedCall } from '../../progress/platform-ended-call';
 import { CarrierReconciler } from './carrier-reconciler.service';
 import { reconciledEvent } from './reconciled-event';
 import { carrierSilenceChecks } from './reconciliation.metrics';
@@ -126,19 +127,13 @@ export class CarrierSilenceCheck implements OnApplicationBootstrap, BeforeApplic
       return false;
     }
     const now = new Date();
-    const base: RawCarrierEvent = {
-      provider: call.provider,
-      kind: 'status',
-      dedupeKey: CARRIER_CHECK_EVENT,
-      providerStatus: null,
-      providerEvent: CARRIER_CHECK_EVENT,
-      sequence: null,
-      ended: true,
-      occurredAt: now,
-    };
     const event =
       outcome.kind === 'ended'
-        ? reconciledEvent(base, outcome.state, `${CARRIER_CHECK_EVENT}:${outcome.state.providerStatus}`)
+        ? reconciledEvent(
+            platformEndedCall(call, { event: CARRIER_CHECK_EVENT, at: now, status: null }),
+            outcome.state,
+            `${CARRIER_CHECK_EVENT}:${outcome.state.providerStatus}`,
+          )
         : lostCallEnd(call, quiet.stream_ended_at ?? now);
     const result = await this.progress.apply({ callId: call.id }, event);
     const label = outcome.kind === 'ended' ? 'ended' : 'lost';
@@ -163,19 +158,11 @@ export class CarrierSilenceCheck implements OnApplicationBootstrap, BeforeApplic
  * for the time from its answer to `endedAt` (its media stream's end, when it had one); an unanswered one fails.
  */
 export function lostCallEnd(call: Pick<Call, 'provider' | 'status'>, endedAt: Date): RawCarrierEvent {
-  const answered = call.status === 'in_progress';
-  return {
-    provider: call.provider,
-    kind: 'status',
-    dedupeKey: CARRIER_CALL_LOST_EVENT,
-    providerStatus: answered ? 'completed' : 'failed',
-    providerEvent: CARRIER_CALL_LOST_EVENT,
-    sequence: null,
-    ended: true,
-    occurredAt: endedAt,
-    hangupSource: 'system',
+  return platformEndedCall(call, {
+    event: CARRIER_CALL_LOST_EVENT,
+    at: endedAt,
     hangupCause: 'CARRIER_CALL_LOST',
     endCallReason: EndReasons.carrierCallLost,
-    ...(answered ? {} : { errorMessage: 'The carrier lost the call before it was answered' }),
-  };
+    ...completedIfAnswered(call, 'The carrier lost the call before it was answered'),
+  });
 }

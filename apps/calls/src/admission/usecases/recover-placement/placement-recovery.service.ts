@@ -13,6 +13,7 @@ import { CallsConfig } from '../../../config/calls.config';
 import { TelephonyConfig } from '../../../config/telephony.config';
 import { CallProgressService } from '../../../progress/call-progress.service';
 import { EndReasons } from '../../../progress/end-reasons';
+import { platformEndedCall } from '../../../progress/platform-ended-call';
 
 /** Calls looked at per pass by one replica; the rest wait for the next pass. */
 const BATCH = 20;
@@ -161,16 +162,7 @@ export class PlacementRecovery implements OnApplicationBootstrap, BeforeApplicat
     if (!this.carriers.get(call.provider).fetchCall) return true;
     const outcome = await this.reconciler.check(call, { carrierCallId: call.carrierLegId });
     if (outcome.kind !== 'ended') return true;
-    const base: RawCarrierEvent = {
-      provider: call.provider,
-      kind: 'status',
-      dedupeKey: PLACEMENT_FOUND_EVENT,
-      providerStatus: null,
-      providerEvent: PLACEMENT_FOUND_EVENT,
-      sequence: null,
-      ended: true,
-      occurredAt: new Date(),
-    };
+    const base = platformEndedCall(call, { event: PLACEMENT_FOUND_EVENT, status: null });
     await this.progress.apply(
       { callId: call.id },
       reconciledEvent(base, outcome.state, `${PLACEMENT_FOUND_EVENT}:${outcome.state.providerStatus}`),
@@ -191,18 +183,11 @@ export class PlacementRecovery implements OnApplicationBootstrap, BeforeApplicat
 
 /** The end of a call whose placement never completed: failed, by the platform. */
 export function placementInterruptedEnd(call: Pick<Call, 'provider'>, why: string): RawCarrierEvent {
-  return {
-    provider: call.provider,
-    kind: 'status',
-    dedupeKey: PLACEMENT_INTERRUPTED_EVENT,
-    providerStatus: 'failed',
-    providerEvent: PLACEMENT_INTERRUPTED_EVENT,
-    sequence: null,
-    ended: true,
-    occurredAt: new Date(),
-    hangupSource: 'system',
+  return platformEndedCall(call, {
+    event: PLACEMENT_INTERRUPTED_EVENT,
+    status: 'failed',
     hangupCause: 'PLACEMENT_INTERRUPTED',
     endCallReason: EndReasons.placementInterrupted,
-    errorMessage: why.slice(0, 500),
-  };
+    errorMessage: why,
+  });
 }

@@ -8,6 +8,7 @@ import { CarrierAdapter, PlacementUnknown } from '../../../carriers/carrier-adap
 import { CarrierRegistry } from '../../../carriers/carrier-registry';
 import { CallsConfig } from '../../../config/calls.config';
 import { CallProgressService } from '../../../progress/call-progress.service';
+import { platformEndedCall } from '../../../progress/platform-ended-call';
 import { Call, carrierConnectionOf } from '../../../calls/entities/call.entity';
 import { placementDeadline, whileDatabaseDown } from './placement-deadline';
 
@@ -122,19 +123,14 @@ export class CallDialer {
     this.logger.warn(`placing call ${call.id} on ${call.provider} failed: ${message}`);
     await this.progress.apply(
       { callId: call.id },
-      {
-        provider: call.provider,
-        kind: 'status',
+      platformEndedCall(call, {
+        event: 'place-call',
         dedupeKey: 'place-call-failed',
-        providerStatus: 'failed',
-        providerEvent: 'place-call',
-        sequence: null,
-        ended: true,
-        occurredAt: new Date(),
+        status: 'failed',
         hangupSource: 'carrier',
         hangupCause: 'PLACEMENT_FAILED',
-        errorMessage: `The carrier could not place the call: ${message}`.slice(0, 500),
-      },
+        errorMessage: `The carrier could not place the call: ${message}`,
+      }),
     );
   }
 }

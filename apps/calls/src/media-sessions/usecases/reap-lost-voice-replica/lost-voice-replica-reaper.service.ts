@@ -9,7 +9,7 @@ import { RawCarrierEvent } from '../../../progress/raw-carrier-event';
 import { CallTransports } from '../../../carriers/call-transport';
 import { CallsConfig } from '../../../config/calls.config';
 import { EndReasons } from '../../../progress/end-reasons';
-import { interruptedEnd, InterruptionCause } from '../../../progress/interrupted-end';
+import { completedIfAnswered, platformEndedCall } from '../../../progress/platform-ended-call';
 import { wakePostCall } from '../../../work-queue/post-call-jobs';
 import { CallProgressService } from '../../../progress/call-progress.service';
 import { carrierCallOfRow } from '../../../carriers/carrier-call';
@@ -19,12 +19,8 @@ const LIVE_STATUSES: readonly CallStatus[] = ['pending', 'ringing', 'in_progress
 /** A claimed call is claimed again, and its failed hang-up no longer waited for, after this long. */
 const RETRY_SECS = 10;
 
-export const VOICE_REPLICA_LOST: InterruptionCause = {
-  endCallReason: EndReasons.voiceReplicaLost,
-  hangupCause: 'VOICE_REPLICA_LOST',
-  event: 'voice-replica-lost',
-  unansweredMessage: 'The media server carrying the call stopped before it was answered',
-};
+/** provider_event of the end of a call whose voice replica was lost. */
+const VOICE_REPLICA_LOST_EVENT = 'voice-replica-lost';
 
 interface LostCall {
   id: string;
@@ -152,7 +148,18 @@ export class LostVoiceReplicaReaper implements OnApplicationBootstrap, BeforeApp
       // The callee may still be on the line: the next claim asks the carrier again, then ends it regardless.
       return false;
     }
-    const result = await this.progress.apply({ callId: call.id }, interruptedEnd(call, VOICE_REPLICA_LOST));
+    // An answered call completes, billed for the seconds it ran; an unanswered one failed.
+    const end = platformEndedCall(call, {
+      event: VOICE_REPLICA_LOST_EVENT,
+      hangupCause: 'VOICE_REPLICA_LOST',
+      endCallReason: EndReasons.voiceReplicaLost,
+      ...completedIfAnswered(
+        call,
+        'The media server carrying the call stopped before it was answered',
+        call.seconds,
+      ),
+    });
+    const result = await this.progress.apply({ callId: call.id }, end);
     await this.dataSource.transaction(async (em) => {
       // No end-of-stream report will come: post-call processing goes on with the transcript it has.
       await em.query(

@@ -6,6 +6,7 @@ import { Clock, PeriodicTask } from '@vap/runtime';
 import { RawCarrierEvent } from '../../raw-carrier-event';
 import { CallsConfig } from '../../../config/calls.config';
 import { CallProgressService } from '../../call-progress.service';
+import { platformEndedCall } from '../../platform-ended-call';
 import { STALE_CALL_EVENT } from '../../stale-call-event';
 
 const BATCH = 50;
@@ -53,19 +54,16 @@ export class StaleCallSweeper implements OnApplicationBootstrap, BeforeApplicati
     for (const { id, provider } of rows) {
       const call = await this.progress.apply(
         { callId: id },
-        {
-          provider,
-          kind: 'status',
-          dedupeKey: STALE_CALL_EVENT,
-          providerStatus: 'failed',
-          providerEvent: STALE_CALL_EVENT,
-          sequence: null,
-          ended: true,
-          occurredAt: this.clock.now(),
-          hangupSource: 'system',
-          hangupCause: 'NO_FINAL_STATUS',
-          errorMessage: 'The carrier reported no final status in time',
-        },
+        platformEndedCall(
+          { provider },
+          {
+            event: STALE_CALL_EVENT,
+            at: this.clock.now(),
+            status: 'failed',
+            hangupCause: 'NO_FINAL_STATUS',
+            errorMessage: 'The carrier reported no final status in time',
+          },
+        ),
       );
       this.logger.warn(`call ${id} had no final status in time; now ${call.status}`);
     }
