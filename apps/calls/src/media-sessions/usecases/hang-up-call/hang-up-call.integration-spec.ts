@@ -1,0 +1,86 @@
+// calls.voice.hangup as the voice service sends it to the running calls module: a live call is hung up at the
+// carrier (the fake sandbox carrier) with the reason kept for its final callback; an ended call only takes the
+// reason when it has none; a malformed reason or another partner's call is refused.
+import { randomUUID } from 'node:crypto';
+import { DataSource } from 'typeorm';
+import { ErrorCode } from '@vap/messages';
+import { IntegrationApp } from '@vap/testing/integration';
+import { CallsConfig } from '../../../config/calls.config';
+import { FakeSandboxCarrier } from '../../../testing/fake-sandbox-carrier';
+import { saveSandboxCall, startCallsOnSandbox } from '../../../testing/sandbox-calls';
+
+describe('hang up a call', () => {
+  let calls: IntegrationApp<CallsConfig>;
+  let dataSource: DataSource;
+  const carrier = new FakeSandboxCarrier();
+
+  beforeAll(async () => {
+    calls = await startCallsOnSandbox(carrier);
+    dataSource = calls.get(DataSource);
+  });
+
+  afterAll(async () => {
+    await calls?.stop();
+    await carrier.close();
+  });
+
+  const reasonsOf = async (id: string) =>
+    (
+      (await dataSource.query(
+        `SELECT status, end_call_reason, end_requested_reason, end_requested_at IS NOT NULL AS requested
+           FROM calls.calls WHERE id = $1`,
+        [id],
+      )) as Record<string, unknown>[]
+    )[0];
+
+  it('hangs the live call up at the carrier and keeps the first reason for its final callback', async () => {
+    const call = await saveSandboxCall(dataSource);
+
+    expect(
+      await calls.send('calls.voice.hangup', null, { callId: call.id, reason: 'agent_ended_call' }),
+    ).toEqual({ ok: true });
+    await calls.send('calls.voice.hangup', null, { callId: call.id, reason: 'user_idle' });
+
+    expect(carrier.onCall(call.providerCallId!).map((r) => [r.method, r.form.get('Status')])).toEqual([
+      ['POST', 'completed'],
+      ['POST', 'completed'],
+    ]);
+    // The carrier's final callback ends the call; until then it is live, with the reason it will end with.
+    expect(await reasonsOf(call.id)).toEqual({
+      status: 'in_progress',
+      end_call_reason: null,
+      end_requested_reason: 'agent_ended_call',
+      requested: true,
+    });
+  });
+
+  it('gives an ended call the reason only when it has none, without asking the carrier', async () => {
+    const bare = await saveSandboxCall(dataSource, { status: 'completed' });
+    const reasoned = await saveSandboxCall(dataSource, {
+      status: 'completed',
+      endCallReason: 'customer_ended_call',
+    });
+
+    await calls.send('calls.voice.hangup', null, { callId: bare.id, reason: 'agent_ended_call' });
+    await calls.send('calls.voice.hangup', null, { callId: reasoned.id, reason: 'agent_ended_call' });
+
+    expect((await reasonsOf(bare.id)).end_call_reason).toBe('agent_ended_call');
+    expect((await reasonsOf(reasoned.id)).end_call_reason).toBe('customer_ended_call');
+    expect([...carrier.onCall(bare.providerCallId!), ...carrier.onCall(reasoned.providerCallId!)]).toEqual(
+      [],
+    );
+  });
+
+  it('refuses a reason that is not a snake_case word and another partner’s call', async () => {
+    const call = await saveSandboxCall(dataSource);
+
+    await expect(
+      calls.send('calls.voice.hangup', null, { callId: call.id, reason: 'Agent Ended' }),
+    ).rejects.toMatchObject({ code: ErrorCode.VALIDATION_ERROR });
+    await expect(
+      calls.send('calls.voice.hangup', randomUUID(), { callId: call.id, reason: 'agent_ended_call' }),
+    ).rejects.toMatchObject({ code: ErrorCode.NOT_FOUND });
+    expect(carrier.onCall(call.providerCallId!)).toEqual([]);
+    expect((await reasonsOf(call.id)).requested).toBe(false);
+  });
+});

@@ -1,0 +1,54 @@
+// A carrier's REST API as the calls service uses it, outside the platform: the sandbox carrier (carrier_b's shape,
+// SANDBOX_CARRIER_URL) or carrier_a (CARRIER_A_BASE_URL). It answers every request and records it, so a spec can
+// assert what the service asked the carrier.
+import { once } from 'node:events';
+import { createServer, Server } from 'node:http';
+import { AddressInfo } from 'node:net';
+
+/** The sandbox account's auth token the specs give the calls service (SANDBOX_AUTH_TOKEN). */
+export const SANDBOX_TOKEN = 'sandbox-token-of-the-fake-carrier-0001';
+
+export interface CarrierRequest {
+  method: string;
+  /** The path after the account's REST base (`/Calls.json`, `/Calls/CA1.json`, `/Call/{uuid}/DTMF/`). */
+  path: string;
+  /** A form body's fields (carrier_b). */
+  form: URLSearchParams;
+  /** The body as sent (carrier_a's JSON). */
+  body: string;
+}
+
+export class FakeSandboxCarrier {
+  readonly requests: CarrierRequest[] = [];
+  /** Call ids the carrier answers 404 for, in any path naming them (a call it no longer knows). */
+  readonly gone = new Set<string>();
+  private placed = 0;
+  private readonly server: Server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    req.on('end', () => {
+      const path = (req.url ?? '').replace(/^.*\/Accounts?\/[^/]+/, '');
+      this.requests.push({ method: req.method ?? 'GET', path, form: new URLSearchParams(body), body });
+      const placing = req.method === 'POST' && path === '/Calls.json';
+      const named = path.split(/\/|\.json/).map(decodeURIComponent);
+      const status = placing ? 201 : named.some((id) => this.gone.has(id)) ? 404 : 200;
+      res.writeHead(status, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(placing ? { sid: `CAleg${++this.placed}` } : {}));
+    });
+  });
+
+  async listen(): Promise<string> {
+    this.server.listen(0, '127.0.0.1');
+    await once(this.server, 'listening');
+    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  }
+
+  /** The requests made on one call's resource (`/Calls/{sid}.json`). */
+  onCall(sid: string): CarrierRequest[] {
+    return this.requests.filter((r) => r.path === `/Calls/${encodeURIComponent(sid)}.json`);
+  }
+
+  close(): Promise<void> {
+    return new Promise((resolve) => this.server.close(() => resolve()));
+  }
+}
