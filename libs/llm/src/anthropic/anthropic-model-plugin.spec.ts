@@ -1,4 +1,3 @@
-import { createServer } from 'node:net';
 import type { EffectiveExtractionKey } from '@vap/messages';
 import { endCallTool, searchKnowledgeBaseTool } from '../agent-tools';
 import type { ChatDelta, ChatMessage } from '../chat-model';
@@ -6,7 +5,12 @@ import type { LanguageModel } from '../language-model';
 import { LlmError } from '../llm-error';
 import type { ModelConfig } from '../plugin';
 import { describeKeyCheckContract } from '../testing/chat-adapter-contract';
-import { FakeAnthropicServer } from '../testing/fake-anthropic-server';
+import { describeChatModelContract, type ContractAnswer } from '../testing/chat-model-contract';
+import {
+  anthropicReplyEvents,
+  FakeAnthropicServer,
+  type FakeAnthropicAnswer,
+} from '../testing/fake-anthropic-server';
 import { ANTHROPIC_DEFAULT_MAX_TOKENS, anthropicModelPlugin } from '.';
 
 const KEY = 'sk-ant-api03-test0123456789abcdef';
@@ -31,12 +35,18 @@ async function failureOf(run: Promise<unknown>): Promise<LlmError> {
   return err as LlmError;
 }
 
-async function deadPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const port = (server.address() as { port: number }).port;
-  await new Promise((r) => server.close(r));
-  return port;
+/** The chat model contract's answers as Anthropic sends them. */
+function anthropicAnswer(answer: ContractAnswer): FakeAnthropicAnswer {
+  switch (answer.kind) {
+    case 'cut-short':
+      // The reply's text, then the stream ends with no content_block_stop or message_stop.
+      return {
+        kind: 'events',
+        events: anthropicReplyEvents({ kind: 'reply', text: [answer.text] }, MODEL, 1),
+      };
+    default:
+      return answer;
+  }
 }
 
 describe('Anthropic: the chat adapter against a fake speaking the Messages API', () => {
@@ -186,51 +196,7 @@ describe('Anthropic: the chat adapter against a fake speaking the Messages API',
     ]);
   });
 
-  it('yields text as it comes, and a stall mid-stream is a timeout LlmError within the deadline', async () => {
-    fake.script({ kind: 'reply', text: ['Hello there.', ' And more.'], stallAfter: 1 });
-    const got: ChatDelta[] = [];
-    const started = performance.now();
-    const err = await failureOf(
-      (async () => {
-        for await (const d of model({ timeoutMs: 300 }).stream({ messages: MESSAGES, tools: [] }))
-          got.push(d);
-      })(),
-    );
-    expect(got).toEqual([{ type: 'text', text: 'Hello there.' }]);
-    expect(err.failure).toBe('timeout');
-    expect(performance.now() - started).toBeLessThan(300 + 1500);
-  });
-
-  it('is a timeout LlmError within the deadline when Anthropic sends nothing, or headers and nothing', async () => {
-    for (const kind of ['silent', 'silent-body'] as const) {
-      fake.script({ kind });
-      const started = performance.now();
-      const err = await failureOf(
-        collect(model({ timeoutMs: 300 }).stream({ messages: MESSAGES, tools: [] })),
-      );
-      const elapsed = performance.now() - started;
-      expect(err.failure).toBe('timeout');
-      expect(elapsed).toBeGreaterThanOrEqual(290);
-      expect(elapsed).toBeLessThan(300 + 1500);
-    }
-  });
-
-  it('stops at once on abort, closing the connection', async () => {
-    fake.script({ kind: 'reply', text: ['Hello there.', ' And more.'], stallAfter: 1 });
-    const controller = new AbortController();
-    const it = model({ timeoutMs: 10_000 })
-      .stream({ messages: MESSAGES, tools: [] }, controller.signal)
-      [Symbol.asyncIterator]();
-    expect((await it.next()).value).toEqual({ type: 'text', text: 'Hello there.' });
-    const next = it.next();
-    const abortedAt = performance.now();
-    controller.abort();
-    const err = await failureOf(next);
-    expect(err.failure).toBe('aborted');
-    expect((await fake.last.closed) - abortedAt).toBeLessThan(500);
-  });
-
-  it('turns an error status into an LlmError with the status and Anthropic’s words, never quoting the key', async () => {
+  it("says who answered the error, keeps Anthropic's masked key out, and refuses a key the fake does not take", async () => {
     fake.script({
       kind: 'error',
       status: 401,
@@ -238,10 +204,7 @@ describe('Anthropic: the chat adapter against a fake speaking the Messages API',
       message: `invalid x-api-key ${KEY} (sk-ant-api03-abc...wxyz)`,
     });
     const err = await failureOf(collect(model().stream({ messages: MESSAGES, tools: [] })));
-    expect(err.failure).toBe('status');
-    expect(err.upstreamStatus).toBe(401);
     expect(err.message).toContain('Anthropic answered 401: invalid x-api-key');
-    expect(err.message).not.toContain(KEY);
     expect(err.message).not.toContain('sk-ant');
 
     // A key the fake does not take, unscripted: Anthropic's own refusal.
@@ -266,48 +229,33 @@ describe('Anthropic: the chat adapter against a fake speaking the Messages API',
     expect(err.message).toContain('overloaded_error: Overloaded');
   });
 
-  it('turns a server it cannot reach into a network LlmError', async () => {
-    const port = await deadPort();
-    const err = await failureOf(
-      collect(model({ baseUrl: `http://127.0.0.1:${port}/v1` }).stream({ messages: MESSAGES, tools: [] })),
-    );
-    expect(err.failure).toBe('network');
-    expect(err.message).not.toContain(KEY);
-  });
-
-  it('fails a stream that ends before message_stop, and a tool_use whose input is not JSON', async () => {
-    fake.script(
-      { kind: 'events', events: [{ event: 'message_start', data: { type: 'message_start', message: {} } }] },
-      {
-        kind: 'events',
-        events: [
-          {
-            event: 'content_block_start',
-            data: {
-              type: 'content_block_start',
-              index: 0,
-              content_block: { type: 'tool_use', id: 't', name: 'end_call', input: {} },
-            },
+  it('fails a tool_use whose input is not JSON', async () => {
+    fake.script({
+      kind: 'events',
+      events: [
+        {
+          event: 'content_block_start',
+          data: {
+            type: 'content_block_start',
+            index: 0,
+            content_block: { type: 'tool_use', id: 't', name: 'end_call', input: {} },
           },
-          {
-            event: 'content_block_delta',
-            data: {
-              type: 'content_block_delta',
-              index: 0,
-              delta: { type: 'input_json_delta', partial_json: '{"a":' },
-            },
+        },
+        {
+          event: 'content_block_delta',
+          data: {
+            type: 'content_block_delta',
+            index: 0,
+            delta: { type: 'input_json_delta', partial_json: '{"a":' },
           },
-          { event: 'content_block_stop', data: { type: 'content_block_stop', index: 0 } },
-          { event: 'message_stop', data: { type: 'message_stop' } },
-        ],
-      },
-    );
-    expect((await failureOf(collect(model().stream({ messages: MESSAGES, tools: [] })))).failure).toBe(
-      'protocol',
-    );
-    expect((await failureOf(collect(model().stream({ messages: MESSAGES, tools: [] })))).message).toMatch(
-      /end_call has input that is not valid JSON/,
-    );
+        },
+        { event: 'content_block_stop', data: { type: 'content_block_stop', index: 0 } },
+        { event: 'message_stop', data: { type: 'message_stop' } },
+      ],
+    });
+    const err = await failureOf(collect(model().stream({ messages: MESSAGES, tools: [] })));
+    expect(err.failure).toBe('protocol');
+    expect(err.message).toMatch(/end_call has input that is not valid JSON/);
   });
 
   it('extracts and analyses with one non-streamed message on the same path and key', async () => {
@@ -359,6 +307,22 @@ describe('Anthropic: the chat adapter against a fake speaking the Messages API',
       }),
     ).toEqual({ summary: 'The callee wants a demo.', success: { score: 8, reasons: 'Agreed.' } });
   });
+});
+
+describeChatModelContract('Anthropic', {
+  apiKey: KEY,
+  async startFake() {
+    const server = await FakeAnthropicServer.start({ apiKey: KEY });
+    return {
+      play: (answer) => server.script(anthropicAnswer(answer)),
+      lastClosed: () => server.last.closed,
+      model: (timeoutMs) =>
+        anthropicModelPlugin.create({ baseUrl: server.baseUrl, apiKey: KEY, model: MODEL, timeoutMs }),
+      close: () => server.close(),
+    };
+  },
+  modelAt: (origin) =>
+    anthropicModelPlugin.create({ baseUrl: `${origin}/v1`, apiKey: KEY, model: MODEL, timeoutMs: 2000 }),
 });
 
 describeKeyCheckContract('Anthropic', {

@@ -1,16 +1,15 @@
 // What every OpenAI-wire model adapter must do, as one set of specs each plugin's spec runs against the fake chat
-// server: stream text as it comes, assemble streamed tool calls, report usage once, send the parameters and the key
-// as its provider names them, turn failures, hangs and stalls into an LlmError within the deadline, stop at once
-// on abort, keep keys out of errors, and answer extraction through the non-streamed path.
+// server: stream text, assemble streamed tool calls, report usage once, send the parameters and the key as its
+// provider names them, and answer extraction through the non-streamed path; and the chat model contract every
+// model plugin passes (failures, hangs, stalls, abort, keys kept out of errors), played by the same fake.
 import type { IncomingHttpHeaders } from 'node:http';
-import { createServer } from 'node:net';
 import type { EffectiveExtractionKey } from '@vap/messages';
 import { endCallTool, searchKnowledgeBaseTool } from '../agent-tools';
 import type { ChatDelta, ChatMessage } from '../chat-model';
 import type { KeyCheck } from '../key-check';
 import type { LanguageModel } from '../language-model';
-import { LlmError } from '../llm-error';
-import { FakeChatServer } from './fake-chat-server';
+import { describeChatModelContract, type ContractAnswer } from './chat-model-contract';
+import { FakeChatServer, type FakeAnswer } from './fake-chat-server';
 
 /** Where an adapter is pointed: the fake's OpenAI-style base (`.../v1`) and its bare origin. */
 export interface FakeTarget {
@@ -62,22 +61,21 @@ async function collect(deltas: AsyncIterable<ChatDelta>): Promise<ChatDelta[]> {
   return out;
 }
 
-async function failureOf(run: Promise<unknown>): Promise<LlmError> {
-  const err = await run.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(LlmError);
-  return err as LlmError;
-}
-
-/** A local port nothing listens on. */
-async function deadPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const port = (server.address() as { port: number }).port;
-  await new Promise((r) => server.close(r));
-  return port;
+/** The chat model contract's answers as the fake chat server plays them. */
+function chatServerAnswer(answer: ContractAnswer): FakeAnswer {
+  switch (answer.kind) {
+    case 'reply':
+      // The first event is the assistant role chunk, before any text.
+      return { ...answer, stallAfter: answer.stallAfter === undefined ? undefined : answer.stallAfter + 1 };
+    case 'cut-short':
+      return {
+        kind: 'sse',
+        events: [JSON.stringify({ choices: [{ index: 0, delta: { content: answer.text } }] })],
+        done: false,
+      };
+    default:
+      return answer;
+  }
 }
 
 export function describeChatAdapterContract(name: string, contract: ChatAdapterContract): void {
@@ -171,87 +169,6 @@ export function describeChatAdapterContract(name: string, contract: ChatAdapterC
       ]);
     });
 
-    it('yields text as it comes, and a stall mid-stream is a timeout LlmError within the deadline', async () => {
-      fake.script({ kind: 'reply', text: ['Hello there.', ' And more.'], stallAfter: 2 });
-      const got: ChatDelta[] = [];
-      const started = performance.now();
-      const err = await failureOf(
-        (async () => {
-          for await (const d of model({ timeoutMs: 300 }).stream({ messages: MESSAGES, tools: [] }))
-            got.push(d);
-        })(),
-      );
-      expect(got).toEqual([{ type: 'text', text: 'Hello there.' }]);
-      expect(err.failure).toBe('timeout');
-      expect(performance.now() - started).toBeLessThan(300 + 1500);
-    });
-
-    it('is a timeout LlmError within the deadline when the server sends nothing, or headers and nothing', async () => {
-      for (const kind of ['silent', 'silent-body'] as const) {
-        fake.script({ kind });
-        const started = performance.now();
-        const err = await failureOf(
-          collect(model({ timeoutMs: 300 }).stream({ messages: MESSAGES, tools: [] })),
-        );
-        const elapsed = performance.now() - started;
-        expect(err.failure).toBe('timeout');
-        expect(elapsed).toBeGreaterThanOrEqual(290);
-        expect(elapsed).toBeLessThan(300 + 1500);
-      }
-    });
-
-    it('stops at once on abort, closing the connection', async () => {
-      fake.script({ kind: 'reply', text: ['Hello there.', ' And more.'], stallAfter: 2 });
-      const controller = new AbortController();
-      const it = model({ timeoutMs: 10_000 })
-        .stream({ messages: MESSAGES, tools: [] }, controller.signal)
-        [Symbol.asyncIterator]();
-      expect((await it.next()).value).toEqual({ type: 'text', text: 'Hello there.' });
-      const next = it.next();
-      const abortedAt = performance.now();
-      controller.abort();
-      const err = await failureOf(next);
-      expect(err.failure).toBe('aborted');
-      const closedAt = await fake.last.closed;
-      expect(closedAt - abortedAt).toBeLessThan(500);
-    });
-
-    it('turns an error status into an LlmError with the status, never quoting the key', async () => {
-      fake.script({
-        kind: 'error',
-        status: 401,
-        message: `Incorrect API key provided: ${KEY}. You can find your API key at https://example.com.`,
-      });
-      const err = await failureOf(collect(model().stream({ messages: MESSAGES, tools: [] })));
-      expect(err.failure).toBe('status');
-      expect(err.upstreamStatus).toBe(401);
-      expect(err.message).toContain('401');
-      expect(err.message).toContain('Incorrect API key provided');
-      expect(err.message).not.toContain(KEY);
-      expect(err.message).not.toContain(KEY.slice(0, 12));
-    });
-
-    it('turns a server it cannot reach into a network LlmError', async () => {
-      const port = await deadPort();
-      const dead = contract.create(
-        { baseUrl: `http://127.0.0.1:${port}/v1`, rootUrl: `http://127.0.0.1:${port}` },
-        { apiKey: KEY, timeoutMs: 2000 },
-      );
-      const err = await failureOf(collect(dead.stream({ messages: MESSAGES, tools: [] })));
-      expect(err.failure).toBe('network');
-      expect(err.message).not.toContain(KEY);
-    });
-
-    it('fails a stream that ends before the reply is complete', async () => {
-      fake.script({
-        kind: 'sse',
-        events: [JSON.stringify({ choices: [{ index: 0, delta: { content: 'Hal' } }] })],
-        done: false,
-      });
-      const err = await failureOf(collect(model().stream({ messages: MESSAGES, tools: [] })));
-      expect(err.failure).toBe('protocol');
-    });
-
     it('extracts with one non-streamed JSON answer on the same path and key', async () => {
       const keys: EffectiveExtractionKey[] = [
         {
@@ -277,6 +194,21 @@ export function describeChatAdapterContract(name: string, contract: ChatAdapterC
       expect(fake.last.body.stream).toBeUndefined();
       expect(fake.last.body.response_format).toEqual({ type: 'json_object' });
     });
+  });
+  describeChatModelContract(name, {
+    apiKey: KEY,
+    async startFake() {
+      const server = await FakeChatServer.start();
+      return {
+        play: (answer) => server.script(chatServerAnswer(answer)),
+        lastClosed: () => server.last.closed,
+        model: (timeoutMs) =>
+          contract.create({ baseUrl: server.baseUrl, rootUrl: server.rootUrl }, { apiKey: KEY, timeoutMs }),
+        close: () => server.close(),
+      };
+    },
+    modelAt: (origin) =>
+      contract.create({ baseUrl: `${origin}/v1`, rootUrl: origin }, { apiKey: KEY, timeoutMs: 2000 }),
   });
 }
 
