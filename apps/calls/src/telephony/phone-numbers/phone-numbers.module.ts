@@ -1,7 +1,11 @@
 import { DynamicModule, Module, Type } from '@nestjs/common';
 import { ConnectionsModule } from '../connections/connections.module';
 import { PhoneNumbersHandlers } from './phone-numbers.handlers';
-import { PhoneNumbersService } from './phone-numbers.service';
+import { DeletePhoneNumber } from './usecases/delete-phone-number/delete-phone-number.usecase';
+import { GetPhoneNumber } from './usecases/get-phone-number/get-phone-number.usecase';
+import { ImportPhoneNumber } from './usecases/import-phone-number/import-phone-number.usecase';
+import { ListPhoneNumbers } from './usecases/list-phone-numbers/list-phone-numbers.usecase';
+import { UpdatePhoneNumber } from './usecases/update-phone-number/update-phone-number.usecase';
 
 /**
  * A partner's phone numbers on its connections (a number deleted is detached at its carrier first, through
@@ -14,7 +18,7 @@ export class PhoneNumbersModule {
       module: PhoneNumbersModule,
       imports: [ConnectionsModule, carriers],
       controllers: [PhoneNumbersHandlers],
-      providers: [PhoneNumbersService],
+      providers: [ImportPhoneNumber, ListPhoneNumbers, GetPhoneNumber, UpdatePhoneNumber, DeletePhoneNumber],
     };
   }
 }
