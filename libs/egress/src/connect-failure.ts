@@ -9,8 +9,8 @@ import { FetchTimeoutError, ResponseTooLargeError, UnsupportedUrlError } from '.
 export const CONNECT_FAILED_MESSAGE =
   'could not connect: the address did not resolve to a public server that accepted the connection';
 
-/** Resolver and socket errors raised before a connection exists. */
-const BEFORE_CONNECTION_CODES = new Set([
+/** Resolver errors: the name does not resolve. */
+export const NAME_UNRESOLVED_CODES: ReadonlySet<string> = new Set([
   'ENOTFOUND',
   'EAI_AGAIN',
   'EAI_FAIL',
@@ -18,13 +18,25 @@ const BEFORE_CONNECTION_CODES = new Set([
   'EAI_NONAME',
   'ENODATA',
   'ESERVFAIL',
+]);
+
+/** Socket errors: the address refused the connection or could not be routed to. */
+export const CONNECTION_REFUSED_CODES: ReadonlySet<string> = new Set([
   'ECONNREFUSED',
   'EHOSTUNREACH',
   'EHOSTDOWN',
   'ENETUNREACH',
   'EADDRNOTAVAIL',
-  'ETIMEDOUT',
-  'UND_ERR_CONNECT_TIMEOUT',
+]);
+
+/** The connection did not open in time. */
+export const CONNECT_TIMEOUT_CODES: ReadonlySet<string> = new Set(['ETIMEDOUT', 'UND_ERR_CONNECT_TIMEOUT']);
+
+/** Resolver and socket errors raised before a connection exists. */
+const BEFORE_CONNECTION_CODES = new Set([
+  ...NAME_UNRESOLVED_CODES,
+  ...CONNECTION_REFUSED_CODES,
+  ...CONNECT_TIMEOUT_CODES,
 ]);
 
 /** Whether an outbound request failed before its connection was made (the error or one it wraps says so). */

@@ -1,4 +1,5 @@
 import { createServer, type Server } from 'node:net';
+import { isConnectFailure } from '@vap/egress';
 import { checkKeyByRequest, connectionFailureOf, unansweredCheck } from './key-check';
 
 const coded = (code: string) => Object.assign(new Error(`connect ${code} 10.0.0.1:443`), { code });
@@ -11,6 +12,24 @@ describe('connectionFailureOf', () => {
     expect(connectionFailureOf(new Error('fetch failed', { cause: coded('ENETUNREACH') }))).toBe('refused');
     expect(connectionFailureOf(coded('UND_ERR_CONNECT_TIMEOUT'))).toBe('timeout');
     expect(connectionFailureOf(new Error('unexpected end of JSON'))).toBeUndefined();
+  });
+
+  it('is a connection failure exactly where egress sees one before the connection, or one dropped unanswered', () => {
+    for (const code of [
+      'ENOTFOUND',
+      'ESERVFAIL',
+      'EHOSTDOWN',
+      'EADDRNOTAVAIL',
+      'ETIMEDOUT',
+      'ECONNRESET',
+      'EPIPE',
+    ]) {
+      const connection = connectionFailureOf(coded(code));
+      expect(connection).toBeDefined();
+      expect(isConnectFailure(coded(code))).toBe(!['ECONNRESET', 'EPIPE'].includes(code));
+    }
+    expect(connectionFailureOf(coded('ECONNRESET'))).toBe('refused');
+    expect(connectionFailureOf(coded('ERR_TLS_CERT_ALTNAME_INVALID'))).toBeUndefined();
   });
 
   it('words an unanswered check without the resolver text', () => {

@@ -1,3 +1,4 @@
+import { CONNECT_TIMEOUT_CODES, CONNECTION_REFUSED_CODES, NAME_UNRESOLVED_CODES } from '@vap/egress';
 import { request } from 'undici';
 
 /**
@@ -23,33 +24,16 @@ export type KeyCheck =
       connection?: KeyCheckConnection;
     };
 
-const DNS_CODES = new Set([
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'EAI_FAIL',
-  'EAI_NODATA',
-  'EAI_NONAME',
-  'ENODATA',
-  'ESERVFAIL',
-]);
-const REFUSED_CODES = new Set([
-  'ECONNREFUSED',
-  'EHOSTUNREACH',
-  'EHOSTDOWN',
-  'ENETUNREACH',
-  'EADDRNOTAVAIL',
-  'ECONNRESET',
-  'EPIPE',
-]);
-const TIMEOUT_CODES = new Set(['ETIMEDOUT', 'UND_ERR_CONNECT_TIMEOUT']);
+/** A connection the provider dropped before answering reads as refused too. */
+const DROPPED_CODES = new Set(['ECONNRESET', 'EPIPE']);
 
 /** Why a request got no answer, from its error or one it wraps; undefined when it is no connection failure. */
 export function connectionFailureOf(err: unknown): KeyCheckConnection | undefined {
   for (let e = err as { cause?: unknown; code?: unknown } | undefined, depth = 0; e && depth < 5; depth++) {
     const code = typeof e.code === 'string' ? e.code : '';
-    if (DNS_CODES.has(code)) return 'dns';
-    if (REFUSED_CODES.has(code)) return 'refused';
-    if (TIMEOUT_CODES.has(code)) return 'timeout';
+    if (NAME_UNRESOLVED_CODES.has(code)) return 'dns';
+    if (CONNECTION_REFUSED_CODES.has(code) || DROPPED_CODES.has(code)) return 'refused';
+    if (CONNECT_TIMEOUT_CODES.has(code)) return 'timeout';
     e = e.cause as typeof e;
   }
   return undefined;
