@@ -16,6 +16,8 @@ export interface CarrierRequest {
   form: URLSearchParams;
   /** The body as sent (carrier_a's JSON). */
   body: string;
+  /** The sid the carrier gave a call it placed. */
+  sid?: string;
 }
 
 export class FakeSandboxCarrier {
@@ -28,12 +30,13 @@ export class FakeSandboxCarrier {
     req.on('data', (chunk: Buffer) => (body += chunk.toString()));
     req.on('end', () => {
       const path = (req.url ?? '').replace(/^.*\/Accounts?\/[^/]+/, '');
-      this.requests.push({ method: req.method ?? 'GET', path, form: new URLSearchParams(body), body });
       const placing = req.method === 'POST' && path === '/Calls.json';
+      const sid = placing ? `CAleg${++this.placed}` : undefined;
+      this.requests.push({ method: req.method ?? 'GET', path, form: new URLSearchParams(body), body, sid });
       const named = path.split(/\/|\.json/).map(decodeURIComponent);
       const status = placing ? 201 : named.some((id) => this.gone.has(id)) ? 404 : 200;
       res.writeHead(status, { 'content-type': 'application/json' });
-      res.end(JSON.stringify(placing ? { sid: `CAleg${++this.placed}` } : {}));
+      res.end(JSON.stringify(sid ? { sid } : {}));
     });
   });
 
