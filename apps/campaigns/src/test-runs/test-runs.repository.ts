@@ -109,7 +109,14 @@ export class TestRunsRepository {
     });
   }
 
+  /**
+   * The run's row is locked before its attempts are counted: two attempts finishing at once would otherwise
+   * each count the other as running (neither committed) and leave the run running for good. Locked, the later
+   * one waits for the earlier one's commit, then counts it finished. (Attempt row, then run row: the order of
+   * claim too.)
+   */
   private async completeIfDone(em: EntityManager, runId: string): Promise<void> {
+    await em.query(`SELECT 1 FROM ${tableOf(em, 'test_runs')} WHERE id = $1 FOR UPDATE`, [runId]);
     await em.query(
       `UPDATE ${tableOf(em, 'test_runs')} SET status = 'completed', completed_at = now()
        WHERE id = $1 AND status <> 'completed' AND NOT EXISTS (
