@@ -8,6 +8,7 @@ import { FormErrorNotice, Select, TextInput } from '../components/inputs.js';
 import { CopyButton, ErrorNotice, LoadState, runAction, useLoad } from '../components/ui.js';
 import { can, Session } from '../session.js';
 import { formatDate } from '../components/format.js';
+import { SPEECH_PROVIDERS } from '../components/speech-providers.js';
 
 interface ProviderCredential {
   id: string;
@@ -26,16 +27,6 @@ interface ProviderCredential {
   created_at: string;
   updated_at: string;
 }
-
-export const SPEECH_PROVIDERS: [string, string][] = [
-  ['openai', 'OpenAI'],
-  ['elevenlabs', 'ElevenLabs'],
-  ['cartesia', 'Cartesia'],
-  ['deepgram', 'Deepgram'],
-  ['azure', 'Azure Speech'],
-  ['sarvam', 'Sarvam'],
-  ['assemblyai', 'AssemblyAI'],
-];
 
 /** Model providers that are not speech providers too (OpenAI's one key serves both), and the account's server. */
 export const MODEL_ONLY_PROVIDERS: [string, string][] = [

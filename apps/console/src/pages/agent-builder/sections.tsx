@@ -15,13 +15,8 @@ import { CatalogVoice, VoicePicker, voiceIdOf, voiceLabel } from '../../componen
 import { AgentSummary, Project } from '../../components/names.js';
 import { useId } from '../../components/ui.js';
 import { linkProps } from '../../router.js';
-import {
-  RunsOnLine,
-  SpeechKey,
-  speechProviderLabel,
-  transcriberRunsOn,
-  voiceRunsOn,
-} from './speech-runs-on.js';
+import { speechProviderLabel } from '../../components/speech-providers.js';
+import { RunsOnLine, SpeechKey, transcriberRunsOn, voiceRunsOn } from './speech-runs-on.js';
 import {
   AgentTool,
   Draft,

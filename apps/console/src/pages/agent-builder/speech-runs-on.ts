@@ -2,6 +2,7 @@
 // catalog's availability of each voice (GET /voice-configurations: the account's key, the platform's, the offline
 // engine's own voice, or the offline stand-in for a provider nobody has a key for) and the account's provider keys
 // (GET /provider-credentials). The voice service resolves a call's speech the same way (docs/voice.md).
+import { speechProviderLabel } from '../../components/speech-providers.js';
 import type { CatalogVoice } from '../../components/voice-picker.js';
 import type { TranscriberDraft } from './model.js';
 
@@ -10,20 +11,6 @@ export interface SpeechKey {
   provider: string;
   used_for: string[];
 }
-
-const SPEECH_LABELS: Record<string, string> = {
-  openai: 'OpenAI',
-  elevenlabs: 'ElevenLabs',
-  cartesia: 'Cartesia',
-  deepgram: 'Deepgram',
-  azure: 'Azure Speech',
-  sarvam: 'Sarvam',
-  assemblyai: 'AssemblyAI',
-  offline: 'the offline engine',
-  local: 'Local speech',
-};
-
-export const speechProviderLabel = (provider: string) => SPEECH_LABELS[provider] ?? provider;
 
 /** One sentence, and the provider whose key would change it (the builder links to Provider keys for it). */
 export interface RunsOnLine {
