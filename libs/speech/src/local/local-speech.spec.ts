@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { levelDbfs, resamplePcm16, synthesizeOfflineSpeech } from '@vap/media';
+import { levelDbfs, PcmBuffer, resamplePcm16, synthesizeOfflineSpeech } from '@vap/media';
 import { ProviderError } from '../provider-error';
 import type { TtsVoice } from '../tts-provider';
 import { defaultPythonPath, localSpeechProblem } from './local-speech';
@@ -19,15 +19,9 @@ const AGENT_VOICE: TtsVoice = {
 const pythonPath = defaultPythonPath();
 
 async function collect(chunks: AsyncIterable<Int16Array>): Promise<Int16Array> {
-  const parts: Int16Array[] = [];
-  for await (const chunk of chunks) parts.push(chunk.slice());
-  const out = new Int16Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
+  const all = new PcmBuffer();
+  for await (const chunk of chunks) all.write(chunk);
+  return all.copy();
 }
 
 /** A caller's utterance at the call's 8 kHz: espeak-ng in a voice, rate and pitch of its own. */
