@@ -12,3 +12,4 @@ export * from './cartesia-fake';
 export * from './assemblyai-fake';
 export * from './sarvam-fake';
 export * from './openai-speech-fake';
+export * from './local-voice-languages';
