@@ -7,6 +7,7 @@ import {
   CommandRequest,
   CommandSubject,
   ErrorCode,
+  PartnerContext,
   RpcReply,
   RpcRequest,
   Subjects,
@@ -16,6 +17,8 @@ import { decodeJson, encodeJson, NatsConnectionService } from '@vap/messaging';
 /** What a fake peer's handler is told besides the data: who the command acts for. */
 export interface PeerRequestContext {
   partnerId: string | null;
+  /** The partner's snapshot the command carries (commands made for a partner's account), as the peer gets it. */
+  partner: PartnerContext | null;
   requestId: string;
 }
 
@@ -90,6 +93,7 @@ export class FakePeers {
       Promise.resolve(
         handler(req.data as CommandMap[S]['request'], {
           partnerId: req.partnerId ?? null,
+          partner: req.partner ?? null,
           requestId: req.requestId,
         }),
       ),

@@ -1,8 +1,15 @@
 import { DynamicModule, INestApplication, Logger, LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { CommandReply, CommandRequest, CommandSubject, DomainEvent } from '@vap/messages';
-import { decodeJson, NatsConnectionService, NatsRpcServer, RpcCaller, RpcClient } from '@vap/messaging';
+import {
+  decodeJson,
+  encodeJson,
+  NatsConnectionService,
+  NatsRpcServer,
+  RpcCaller,
+  RpcClient,
+} from '@vap/messaging';
 import {
   BaseServiceConfig,
   ClockModule,
@@ -134,6 +141,22 @@ export class IntegrationApp<C extends BaseServiceConfig> {
     // RpcClient's request and reply types of a subject left generic are conditional types TypeScript cannot
     // match to CommandMap's; for a concrete subject they are the same.
     return this.client.request(subject, caller, data as never) as Promise<CommandReply<S>>;
+  }
+
+  /**
+   * Publishes an event as another service's outbox relay does (JetStream on the run's prefix, the event id as
+   * the message id), for the app's consumers to receive; resolves once the stream stored it.
+   */
+  async publish<T>(subject: string, data: T, partnerId: string | null): Promise<DomainEvent<T>> {
+    const event: DomainEvent<T> = {
+      id: randomUUID(),
+      subject,
+      partnerId,
+      occurredAt: this.clock.now().toISOString(),
+      data,
+    };
+    await this.peerNats.js().publish(this.peerNats.subject(subject), encodeJson(event), { msgID: event.id });
+    return event;
   }
 
   /** Every event the app has published so far (its JetStream stream, oldest first). */
