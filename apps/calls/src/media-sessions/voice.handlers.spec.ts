@@ -36,7 +36,7 @@ import {
 } from '@vap/messaging';
 import { runMigrations, tableOf } from '@vap/persistence';
 import { mediaStreamTokenKey, SecretBox } from '@vap/secrets';
-import { createTestDatabase, deleteJetStreamByPrefix, TestDatabase } from '@vap/testing';
+import { createTestDatabase, deleteJetStreamByPrefix, TestDatabase, waitFor } from '@vap/testing';
 import { BrowserTransport } from '../carriers/browser/browser-transport';
 import { CallTransports, DIRECT_TRANSPORTS } from '../carriers/call-transport';
 import { CallProgressService } from '../progress/call-progress.service';
@@ -93,13 +93,16 @@ interface SeenRequest {
 class FakeCarrierApi {
   readonly seen: SeenRequest[] = [];
   status = 200;
+  /** Awaited before the answer: what the carrier does while the platform waits for it. */
+  beforeAnswer?: () => Promise<void>;
   private server!: Server;
 
   async start(): Promise<string> {
     this.server = createServer((req: IncomingMessage, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => {
+      req.on('end', async () => {
+        await this.beforeAnswer?.();
         this.seen.push({
           method: req.method ?? '',
           path: req.url ?? '',
@@ -342,6 +345,36 @@ describe('calls.voice.* commands', () => {
       await expect(attach('carrier_b', call.id, s, carrierBHeaders(s.url))).rejects.toMatchObject({
         code: ErrorCode.CONFLICT,
       });
+    });
+
+    it("answers a retry of the same upgrade's attach again (its answer was lost), but no other use of the token", async () => {
+      const call = await callOn('carrier_b');
+      const s = stream('carrier_b', call.id);
+      const headers = carrierBHeaders(s.url);
+      const first = await rpc.request(Subjects.calls.voiceAttach, null, {
+        callId: call.id,
+        carrier: 'carrier_b',
+        ...s,
+        headers,
+        replicaId: VOICE_REPLICA,
+        attemptId: 'upgrade-1',
+      });
+      const again = { callId: call.id, carrier: 'carrier_b' as const, ...s, headers, attemptId: 'upgrade-1' };
+      await expect(
+        rpc.request(Subjects.calls.voiceAttach, null, { ...again, replicaId: VOICE_REPLICA }),
+      ).resolves.toEqual(first);
+      expect(await sessionOf(call.id)).toMatchObject({ mediaStream: 'live', voiceReplicaId: VOICE_REPLICA });
+      // Another upgrade with the token, or the same attempt id from another replica, is a second use.
+      await expect(
+        rpc.request(Subjects.calls.voiceAttach, null, {
+          ...again,
+          attemptId: 'upgrade-2',
+          replicaId: VOICE_REPLICA,
+        }),
+      ).rejects.toMatchObject({ code: ErrorCode.CONFLICT });
+      await expect(
+        rpc.request(Subjects.calls.voiceAttach, null, { ...again, replicaId: randomUUID() }),
+      ).rejects.toMatchObject({ code: ErrorCode.CONFLICT });
     });
 
     it('refuses a carrier_b upgrade without the carrier signature (403), leaving the token usable', async () => {
@@ -1271,6 +1304,62 @@ describe('calls.voice.* commands', () => {
       expect(await transferredEvents(call.id)).toHaveLength(1);
     });
 
+    it('ends a call the carrier completes while it is being transferred as transferred, with its record and event', async () => {
+      const call = await callOn('carrier_b');
+      api.take();
+      // The carrier takes the call and reports the caller's leg completed before it answers the transfer request.
+      let completion: Promise<unknown> | undefined;
+      let completed = false;
+      api.beforeAnswer = async () => {
+        api.beforeAnswer = undefined;
+        completion = app
+          .get(CallProgressService)
+          .apply(
+            { callId: call.id },
+            {
+              provider: 'carrier_b',
+              kind: 'status',
+              dedupeKey: 'completed-during-transfer',
+              providerStatus: 'completed',
+              providerEvent: 'completed',
+              sequence: null,
+              ended: true,
+              occurredAt: new Date(),
+            },
+          )
+          .finally(() => {
+            completed = true;
+          });
+        // The status callback is in: it waits for the call's row, or (the row not held) has ended the call.
+        await waitFor(
+          async () => {
+            if (completed) return true;
+            const waiting = (await dataSource.query(
+              `SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+            )) as unknown[];
+            return waiting.length ? true : undefined;
+          },
+          { timeoutMs: 10_000, description: 'the status callback to reach the call' },
+        );
+      };
+      const request = { callId: call.id, to: TRANSFER_TO, reason: 'caller_asked_for_human' };
+      await expect(rpc.request(Subjects.calls.voiceTransfer, null, request)).resolves.toEqual({
+        transferred: true,
+      });
+      await completion;
+      const ended = await callOf(call.id);
+      expect(ended).toMatchObject({
+        status: 'completed',
+        disposition: 'transferred',
+        endCallReason: 'transferred',
+      });
+      expect(ended.transfer).toMatchObject({
+        transfer_type: 'cold',
+        to_number: TRANSFER_TO,
+        outcome: 'bridged',
+      });
+      expect(await transferredEvents(call.id)).toHaveLength(1);
+    });
     it('moves a carrier_a leg to our signed transfer callback, whose XML dials the number', async () => {
       const call = await callOn('carrier_a');
       api.take();

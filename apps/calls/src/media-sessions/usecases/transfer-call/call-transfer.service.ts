@@ -1,8 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { EntityManager } from 'typeorm';
 import { CallTransfer, DomainEvents } from '@vap/messages';
-import { isTerminalStatus } from '../../../calls/call-status-machine';
 import { OutboxService } from '@vap/messaging';
 import { Call } from '../../../calls/entities/call.entity';
 import {
@@ -55,27 +53,17 @@ export function coldTransferOf(call: Call, transfer: ColdTransfer): CallTransfer
 /** Records a cold transfer of a live call to a human and announces it (call.transferred). */
 @Injectable()
 export class CallTransferService {
-  constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly outbox: OutboxService,
-  ) {}
+  constructor(private readonly outbox: OutboxService) {}
 
-  /** False when the call had already ended: nothing to transfer. */
-  async transfer(callId: string, transfer: ColdTransfer): Promise<boolean> {
-    return this.dataSource.transaction(async (em) => {
-      const call = await em.findOne(Call, { where: { id: callId }, lock: { mode: 'pessimistic_write' } });
-      if (!call || isTerminalStatus(call.status)) return false;
-      call.endCallReason = 'transferred';
-      const record = coldTransferOf(call, transfer);
-      call.transfer = record;
-      await em.save(call);
-      await this.outbox.record(
-        em,
-        DomainEvents.callTransferred,
-        call.partnerId,
-        transferredData(call, record),
-      );
-      return true;
-    });
+  /**
+   * In the caller's transaction, on the call it holds locked (pessimistic_write): the carrier's final status
+   * waits for this record, so a transferred call always ends as one.
+   */
+  async record(em: EntityManager, call: Call, transfer: ColdTransfer): Promise<void> {
+    call.endCallReason = 'transferred';
+    const record = coldTransferOf(call, transfer);
+    call.transfer = record;
+    await em.save(call);
+    await this.outbox.record(em, DomainEvents.callTransferred, call.partnerId, transferredData(call, record));
   }
 }

@@ -30,38 +30,39 @@ export class TransferCall {
 
   /**
    * Asks the carrier to bridge the caller to `to`, the agent's transfer_number (see checkTarget), then records
-   * the transfer (call.transferred through the outbox). A retry of a transfer that went through answers true
-   * again and changes nothing; a call that has ended, or a carrier that refuses, answers false (the
-   * conversation then carries on or says goodbye).
+   * the transfer (call.transferred through the outbox). The call's row stays locked from before the carrier is
+   * asked until the transfer is recorded: the carrier may report the caller's leg ended as soon as it took the
+   * call, and that report (which takes the same lock) must find the call transferred, not end it as a plain
+   * completed call. The lock is held at most the carrier's HTTP timeout. A retry of a transfer that went
+   * through answers true again and changes nothing; a call that has ended, or a carrier that refuses, answers
+   * false (the conversation then carries on or says goodbye).
    */
   async execute(request: VoiceTransferRequest, partnerId: string | null): Promise<VoiceTransferReply> {
     if (typeof request.to !== 'string' || !E164_PATTERN.test(request.to)) {
       throw AppError.validation([{ field: 'to', message: 'a transfer needs a number in E.164' }]);
     }
-    const call = await findVoiceCall(this.dataSource, request.callId, partnerId);
-    await checkTransferTarget(this.dataSource, call, request.to, this.logger);
-    if (call.endCallReason === TRANSFERRED) return { transferred: true };
-    if (isTerminalStatus(call.status)) return { transferred: false };
+    const found = await findVoiceCall(this.dataSource, request.callId, partnerId);
+    await checkTransferTarget(this.dataSource, found, request.to, this.logger);
     // A transport with no carrier has no leg to bridge.
-    if (this.transports.directOf(call.provider)) return { transferred: false };
-    const requestedAt = new Date();
-    try {
-      if (!(await this.transports.carrierOf(call.provider).transfer(carrierCallOf(call), request.to))) {
+    if (this.transports.directOf(found.provider)) return { transferred: false };
+    const reason = typeof request.reason === 'string' && request.reason ? request.reason : 'agent_transfer';
+    return this.dataSource.transaction(async (em) => {
+      const call = await em.findOne(Call, { where: { id: found.id }, lock: { mode: 'pessimistic_write' } });
+      if (!call) return { transferred: false };
+      if (call.endCallReason === TRANSFERRED) return { transferred: true };
+      if (isTerminalStatus(call.status)) return { transferred: false };
+      const requestedAt = new Date();
+      try {
+        if (!(await this.transports.carrierOf(call.provider).transfer(carrierCallOf(call), request.to))) {
+          return { transferred: false };
+        }
+      } catch (err) {
+        this.logger.warn(`call ${call.id}: ${call.provider} refused the transfer: ${(err as Error).message}`);
         return { transferred: false };
       }
-    } catch (err) {
-      this.logger.warn(`call ${call.id}: ${call.provider} refused the transfer: ${(err as Error).message}`);
-      return { transferred: false };
-    }
-    const reason = typeof request.reason === 'string' && request.reason ? request.reason : 'agent_transfer';
-    return {
-      transferred: await this.transfers.transfer(call.id, {
-        to: request.to,
-        reason,
-        requestedAt,
-        bridgedAt: new Date(),
-      }),
-    };
+      await this.transfers.record(em, call, { to: request.to, reason, requestedAt, bridgedAt: new Date() });
+      return { transferred: true };
+    });
   }
 }
 
