@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import {
   AppError,
@@ -230,8 +231,9 @@ export class StreamAdmission {
       return refuse('replica_full');
     }
     try {
-      // The partner is unknown until the calls service answers: attach is a system command. A retry after an
-      // attempt the calls service did take but could not answer finds the nonce spent (409): refused, as before.
+      // The partner is unknown until the calls service answers: attach is a system command. Every retry carries
+      // this upgrade's attempt id: one the calls service took but whose answer was lost (a calls replica that
+      // died, or answered after the timeout) is answered again, not refused as a second use of the token.
       const request = {
         callId: stream.callId,
         carrier: stream.carrier,
@@ -239,6 +241,7 @@ export class StreamAdmission {
         url: stream.publicUrl,
         headers: flatHeaders(headers),
         replicaId: this.options.replicaId,
+        attemptId: randomUUID(),
       };
       const context = await untilAcknowledged(
         () => this.options.rpc.request(Subjects.calls.voiceAttach, null, request),

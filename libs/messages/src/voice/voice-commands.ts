@@ -32,6 +32,12 @@ export interface VoiceAttachRequest {
    * heartbeat lapses, the calls service ends the call.
    */
   replicaId: string;
+  /**
+   * One id per upgrade, the same on each retry of its attach: a retry of an attach the calls service took but
+   * whose answer was lost is answered again (not refused as a second use of the token). Absent from replicas
+   * older than it.
+   */
+  attemptId?: string;
 }
 
 /**

@@ -34,6 +34,7 @@ import { CallCustomer1765400100100 } from './1765400100100-call-customer';
 import { SmsPolicies1765500100000 } from './1765500100000-sms-policies';
 import { PartnerStandingReseller1765500300000 } from './1765500300000-partner-standing-reseller';
 import { CallModelPaidBy1765600200000 } from './1765600200000-call-model-paid-by';
+import { MediaStreamClaimAttempt1765600300000 } from './1765600300000-media-stream-claim-attempt';
 
 /** Every migration of the calls schema, oldest first. */
 export const MIGRATIONS = [
@@ -73,4 +74,5 @@ export const MIGRATIONS = [
   SmsPolicies1765500100000,
   PartnerStandingReseller1765500300000,
   CallModelPaidBy1765600200000,
+  MediaStreamClaimAttempt1765600300000,
 ];

@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import {
   AppError,
   CallStatus,
@@ -93,7 +93,7 @@ export class AttachVoice {
       }
     }
     const briefing = await this.dataSource.transaction(async (em) => {
-      if (!(await this.claims.claim(request.nonce, call.id, em))) {
+      if ((await this.claims.claim(request.nonce, call.id, em)) !== 'claimed') {
         throw AppError.conflict('This stream token was used already');
       }
       const calls = tableOf(em, Call);
@@ -142,9 +142,13 @@ export class AttachVoice {
         call.id,
       ])) as { status: CallStatus }[];
       if (!locked || !ACTIVE_CALL_STATUSES.includes(locked.status)) throw AppError.notFound('Call');
-      if (!(await this.claims.claim(request.nonce, call.id, em))) {
-        throw AppError.conflict('This stream token was used already');
+      const attemptId = typeof request.attemptId === 'string' ? request.attemptId.slice(0, 128) : null;
+      const nonce = await this.claims.claim(request.nonce, call.id, em, attemptId);
+      if (nonce === 'retried' && (await this.streamOf(em, call.id)) === request.replicaId) {
+        // This replica's own attempt took the stream and lost the answer: the same stream, answered again.
+        return;
       }
+      if (nonce !== 'claimed') throw AppError.conflict('This stream token was used already');
       // Post-call processing now waits for the voice service's end-of-stream report; the replica is watched
       // (LostVoiceReplicaReaper) so the call ends should it die first.
       const claimed = (await em.query(
@@ -160,6 +164,15 @@ export class AttachVoice {
       }
       if (direct) await direct.streamAttached(em, call);
     });
+  }
+
+  /** The voice replica serving the call's live stream, if one is. */
+  private async streamOf(em: EntityManager, callId: string): Promise<string | null> {
+    const [row] = (await em.query(
+      `SELECT voice_replica_id FROM ${tableOf(em, CallSession)} WHERE call_id = $1 AND media_stream = 'live'`,
+      [callId],
+    )) as { voice_replica_id: string | null }[];
+    return row?.voice_replica_id ?? null;
   }
 }
 

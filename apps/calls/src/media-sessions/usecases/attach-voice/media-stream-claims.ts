@@ -18,19 +18,35 @@ export class MediaStreamClaims {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   /**
-   * True the first time `nonce` is claimed; false when a stream was already opened with it. `em`: the
-   * transaction the claim belongs to (the attach's, so a refused attach leaves the nonce unclaimed).
+   * `claimed` the first time `nonce` is claimed; `retried` when the same attempt (`attemptId`, one per voice
+   * upgrade) claimed it for this call before (its answer was lost); `spent` when a stream was already opened
+   * with it. `em`: the transaction the claim belongs to (the attach's, so a refused attach leaves the nonce
+   * unclaimed).
    */
-  async claim(nonce: string, callId: string, em: EntityManager = this.dataSource.manager): Promise<boolean> {
+  async claim(
+    nonce: string,
+    callId: string,
+    em: EntityManager = this.dataSource.manager,
+    attemptId: string | null = null,
+  ): Promise<'claimed' | 'retried' | 'spent'> {
     const table = tableOf(em, 'media_stream_claims');
     const rows = (await em.query(
-      `INSERT INTO ${table} (nonce, call_id) VALUES ($1, $2) ON CONFLICT (nonce) DO NOTHING RETURNING nonce`,
-      [nonce, callId],
+      `INSERT INTO ${table} (nonce, call_id, attempt_id) VALUES ($1, $2, $3)
+         ON CONFLICT (nonce) DO NOTHING RETURNING nonce`,
+      [nonce, callId, attemptId],
     )) as unknown[];
+    let outcome: 'claimed' | 'retried' | 'spent' = rows.length === 1 ? 'claimed' : 'spent';
+    if (outcome === 'spent' && attemptId) {
+      const same = (await em.query(
+        `SELECT 1 FROM ${table} WHERE nonce = $1 AND call_id = $2 AND attempt_id = $3`,
+        [nonce, callId, attemptId],
+      )) as unknown[];
+      if (same.length) outcome = 'retried';
+    }
     // Pruning rides on claims (an index range scan), so the table holds about an hour of streams.
     await em.query(`DELETE FROM ${table} WHERE claimed_at < now() - make_interval(secs => $1)`, [
       CLAIM_RETENTION_SECS,
     ]);
-    return rows.length === 1;
+    return outcome;
   }
 }
