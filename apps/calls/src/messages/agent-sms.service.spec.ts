@@ -43,7 +43,7 @@ describe('AgentSms under the SMS policy', () => {
       dataSource,
       outbox,
       new MessageSenderResolver(dataSource, lines),
-      new ContactPolicy(dataSource, new ContactPolicySettingsService(dataSource, outbox), new SystemClock()),
+      new ContactPolicy(dataSource, new ContactPolicySettingsService(dataSource), new SystemClock()),
       new SmsPolicyService(dataSource, config, lines),
     );
     agentSms = new AgentSms(dataSource, messages);

@@ -1,12 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { ContactPolicySettingsDto, resolveCallingWindow, UpdateContactPolicySettingsDto } from '@vap/api';
-import { AppError, DomainEvents } from '@vap/messages';
-import { OutboxService } from '@vap/messaging';
+import { ContactPolicySettingsDto } from '@vap/api';
 import { ContactPolicySettingsRow } from './entities/contact-policy-settings.entity';
 
-const toDto = (row: ContactPolicySettingsRow | null): ContactPolicySettingsDto => ({
+/** The account's settings as answered: an account that never set them has the empty ones. */
+export const toContactPolicySettingsDto = (
+  row: ContactPolicySettingsRow | null,
+): ContactPolicySettingsDto => ({
   calling_window: row?.callingWindow ?? null,
   windows_apply_to_single_calls: row?.windowsApplyToSingleCalls ?? false,
   max_attempts_per_day: row?.maxAttemptsPerDay ?? null,
@@ -14,57 +15,14 @@ const toDto = (row: ContactPolicySettingsRow | null): ContactPolicySettingsDto =
   updated_at: row?.updatedAt.toISOString() ?? null,
 });
 
-/** GET and PATCH /contact-policy/settings: the account's calling window and frequency caps. */
+/** The account's calling window and frequency caps, as the contact policy and GET /contact-policy/settings read them. */
 @Injectable()
 export class ContactPolicySettingsService {
-  constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly outbox: OutboxService,
-  ) {}
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   async get(partnerId: string): Promise<ContactPolicySettingsDto> {
-    return toDto(await this.dataSource.getRepository(ContactPolicySettingsRow).findOneBy({ partnerId }));
-  }
-
-  async update(
-    partnerId: string,
-    changes: UpdateContactPolicySettingsDto,
-  ): Promise<ContactPolicySettingsDto> {
-    let window: ContactPolicySettingsDto['calling_window'] | undefined;
-    if (changes.calling_window === null) window = null;
-    else if (changes.calling_window !== undefined) {
-      const resolved = resolveCallingWindow(changes.calling_window, 'calling_window');
-      if ('problems' in resolved) throw AppError.validation(resolved.problems);
-      window = resolved.window;
-    }
-    return this.dataSource.transaction(async (em) => {
-      const repo = em.getRepository(ContactPolicySettingsRow);
-      // The row lock orders concurrent PATCHes, so each one merges into what the one before it stored. An
-      // account's first PATCH has no row to lock: the empty row goes in first, and a concurrent first PATCH
-      // waits on that insert, then on the lock, instead of writing over it with its own fields only. The
-      // table's defaults are the empty settings.
-      await repo.createQueryBuilder().insert().values({ partnerId }).orIgnore().execute();
-      const current = await repo.findOne({ where: { partnerId }, lock: { mode: 'pessimistic_write' } });
-      const next: ContactPolicySettingsRow = {
-        partnerId,
-        callingWindow: window !== undefined ? window : (current?.callingWindow ?? null),
-        windowsApplyToSingleCalls:
-          changes.windows_apply_to_single_calls ?? current?.windowsApplyToSingleCalls ?? false,
-        maxAttemptsPerDay:
-          changes.max_attempts_per_day !== undefined
-            ? changes.max_attempts_per_day
-            : (current?.maxAttemptsPerDay ?? null),
-        maxAttemptsPer7Days:
-          changes.max_attempts_per_7_days !== undefined
-            ? changes.max_attempts_per_7_days
-            : (current?.maxAttemptsPer7Days ?? null),
-        updatedAt: new Date(),
-      };
-      await repo.upsert(next, ['partnerId']);
-      const dto = toDto(next);
-      // Campaigns ask their policy-deferred contacts again under the new settings.
-      await this.outbox.record(em, DomainEvents.contactPolicySettingsUpdated, partnerId, dto);
-      return dto;
-    });
+    return toContactPolicySettingsDto(
+      await this.dataSource.getRepository(ContactPolicySettingsRow).findOneBy({ partnerId }),
+    );
   }
 }

@@ -3,9 +3,9 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { ListPolicyDecisionsQueryDto, PolicyDecisionDto, PolicyDecisionListDto } from '@vap/api';
 import { keysetPage } from '@vap/persistence';
-import { PolicyDecision } from './entities/policy-decision.entity';
+import { PolicyDecision } from '../../entities/policy-decision.entity';
 
-export function toPolicyDecisionDto(d: PolicyDecision): PolicyDecisionDto {
+function toPolicyDecisionDto(d: PolicyDecision): PolicyDecisionDto {
   return {
     id: d.id,
     number: d.number,
@@ -21,12 +21,12 @@ export function toPolicyDecisionDto(d: PolicyDecision): PolicyDecisionDto {
   };
 }
 
-/** GET /contact-policy/decisions: the dials a rule stopped, newest first. */
+/** calls.policy_decision.list (GET /contact-policy/decisions): the dials a rule stopped, newest first. */
 @Injectable()
-export class PolicyDecisionsService {
+export class ListPolicyDecisions {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  async list(partnerId: string, query: ListPolicyDecisionsQueryDto): Promise<PolicyDecisionListDto> {
+  async execute(partnerId: string, query: ListPolicyDecisionsQueryDto): Promise<PolicyDecisionListDto> {
     const qb = this.dataSource
       .getRepository(PolicyDecision)
       .createQueryBuilder('p')
