@@ -6,6 +6,7 @@ import { IntegrationApp, IntegrationAppOptions } from '@vap/testing/integration'
 import { Call } from '../calls/entities/call.entity';
 import { CallSession } from '../calls/entities/call-session.entity';
 import { CallsConfig } from '../config/calls.config';
+import { Connection } from '../telephony/connections/entities/connection.entity';
 import { saveCall, saveConnection } from './call-rows';
 import { startCalls } from './calls-integration';
 import { FakeSandboxCarrier, SANDBOX_TOKEN } from './fake-sandbox-carrier';
@@ -27,7 +28,10 @@ export async function saveSandboxCall(
   session: Pick<Partial<CallSession>, 'mediaStream' | 'voiceReplicaId'> = {},
 ): Promise<Call> {
   const partnerId = fields.partnerId ?? randomUUID();
-  const connectionId = fields.connectionId ?? (await saveConnection(dataSource, partnerId, 'sandbox'));
+  // A partner has one sandbox connection.
+  const existing = await dataSource.getRepository(Connection).findOneBy({ partnerId, provider: 'sandbox' });
+  const connectionId =
+    fields.connectionId ?? existing?.id ?? (await saveConnection(dataSource, partnerId, 'sandbox'));
   return saveCall(dataSource, { ...fields, partnerId, connectionId, provider: 'sandbox' }, session);
 }
 
