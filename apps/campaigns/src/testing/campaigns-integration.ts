@@ -8,6 +8,7 @@ import {
   CampaignDto,
   CreateCampaignDto,
   PhoneNumberDto,
+  StartCallCommand,
 } from '@vap/api';
 import {
   accountPricePerMinutePaise,
@@ -73,7 +74,7 @@ export class FakeCalls {
   /** Calls of the account placed outside campaigns (the API's own), holding account slots. */
   private readonly otherCalls = new Map<string, number>();
   /** A refusal the spec sets for the next starts (e.g. the contact policy's), or null. */
-  refuse: ((call: { partnerId: string; toNumber: string }) => AppError | null) | null = null;
+  refuse: ((request: StartCallCommand, partnerId: string) => AppError | null) | null = null;
 
   constructor(
     private readonly app: IntegrationApp<CampaignsConfig>,
@@ -84,7 +85,7 @@ export class FakeCalls {
         if (!partnerId || !partner) throw AppError.internal('call.start without a partner');
         const known = req.idempotency_key ? this.byKey.get(req.idempotency_key) : undefined;
         if (known) return { call: this.dto(known), replayed: true };
-        this.check(partner, req.agent_id, req.phone_number_id ?? null, req.to_number);
+        this.check(partner, req);
         const from = req.phone_number_id
           ? this.number(partnerId, req.phone_number_id)!.number
           : DEFAULT_NUMBER;
@@ -201,7 +202,8 @@ export class FakeCalls {
   }
 
   /** The refusals calls makes before it places a call. */
-  private check(partner: PartnerContext, agentId: string, numberId: string | null, toNumber: string): void {
+  private check(partner: PartnerContext, request: StartCallCommand): void {
+    const { agent_id: agentId, phone_number_id: numberId, to_number: toNumber } = request;
     const refuse = (error: AppError) => {
       this.refusals.push({ code: error.code, toNumber });
       throw error;
@@ -217,7 +219,7 @@ export class FakeCalls {
     const limit = partner.concurrencyLimit;
     if (this.live(partner.id).length + (this.otherCalls.get(partner.id) ?? 0) >= limit)
       refuse(new AppError(ErrorCode.LIMIT_REACHED, 'Account concurrency limit reached'));
-    const policy = this.refuse?.({ partnerId: partner.id, toNumber });
+    const policy = this.refuse?.(request, partner.id);
     if (policy) refuse(policy);
   }
 
@@ -419,6 +421,17 @@ export class TestPartner {
         return c.status === status ? c : undefined;
       },
       { timeoutMs, intervalMs: 20, description: `campaign ${campaignId} ${status}` },
+    );
+  }
+
+  /** Waits for the running campaign to show that it waits on the contact policy, for `reason`. */
+  waitForWaitingReason(campaignId: string, reason: CampaignDto['waiting_reason']): Promise<CampaignDto> {
+    return waitFor(
+      async () => {
+        const c = await this.campaign(campaignId);
+        return c.waiting_reason === reason ? c : undefined;
+      },
+      { timeoutMs: 5000, intervalMs: 20, description: `campaign ${campaignId} ${reason}` },
     );
   }
 
