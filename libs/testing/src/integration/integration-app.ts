@@ -50,7 +50,10 @@ export interface PublishedEvent {
 
 /** One app's own Nest module running in the test process, on its own database and NATS subject prefix. */
 export class IntegrationApp<C extends BaseServiceConfig> {
+  private readonly replicas: INestApplication[] = [];
+
   private constructor(
+    private readonly def: IntegrationAppDefinition<C>,
     readonly app: INestApplication,
     readonly config: C,
     readonly configs: ValidatedConfigs,
@@ -109,22 +112,21 @@ export class IntegrationApp<C extends BaseServiceConfig> {
       const peers = new FakePeers(peerNats, def.name);
       await peers.start();
       cleanups.unshift(() => peers.stop());
-      const app = await NestFactory.create(
-        withServiceConfigs(withClock(def.module(config, configs), clock), configs),
-        { logger: logLevels(), abortOnError: false, bodyParser: false },
-      );
-      cleanups.unshift(() => app.close());
-      app.connectMicroservice({ strategy: new NatsRpcServer(app.get(NatsConnectionService)) });
-      await app.init();
-      await app.startAllMicroservices();
-      // The server has the command subscriptions once this round trip returns, so a first command finds them.
-      await app.get(NatsConnectionService).nc.flush();
+      const app = await createApp(def, config, configs, clock, (a) => cleanups.unshift(() => a.close()));
       const client = new RpcClient(peerNats, { serviceName: 'peers', url: NATS_URL, requestTimeoutMs: 5000 });
-      return new IntegrationApp(app, config, configs, clock, peers, db, prefix, peerNats, client);
+      return new IntegrationApp(def, app, config, configs, clock, peers, db, prefix, peerNats, client);
     } catch (err) {
       for (const cleanup of cleanups) await cleanup().catch(() => undefined);
       throw err;
     }
+  }
+
+  /**
+   * Another instance of the app on the same database, NATS prefix and manual clock, as a deployment runs several
+   * replicas: it joins the same queue groups and durable consumers. stop() closes it with the app.
+   */
+  async replica(): Promise<INestApplication> {
+    return createApp(this.def, this.config, this.configs, this.clock, (a) => this.replicas.push(a));
   }
 
   /** A provider of the app (a use case, a repository, the DataSource). */
@@ -192,6 +194,7 @@ export class IntegrationApp<C extends BaseServiceConfig> {
   /** Closes the app, deletes the prefix's JetStream streams and buckets, and drops the database. */
   async stop(): Promise<void> {
     const errors: unknown[] = [];
+    for (const replica of this.replicas) await replica.close().catch((e) => errors.push(e));
     await this.app.close().catch((e) => errors.push(e));
     await this.peers.stop();
     await this.peerNats.onApplicationShutdown().catch((e) => errors.push(e));
@@ -199,6 +202,31 @@ export class IntegrationApp<C extends BaseServiceConfig> {
     await this.db?.drop().catch((e) => errors.push(e));
     if (errors.length) throw errors[0];
   }
+}
+
+/** Creates and starts one instance of the app: its Nest module, its NatsRpcServer answering its commands. */
+async function createApp<C extends BaseServiceConfig>(
+  def: IntegrationAppDefinition<C>,
+  config: C,
+  configs: ValidatedConfigs,
+  clock: ManualClock,
+  created: (app: INestApplication) => void,
+): Promise<INestApplication> {
+  const app = await NestFactory.create(
+    withServiceConfigs(withClock(def.module(config, configs), clock), configs),
+    {
+      logger: logLevels(),
+      abortOnError: false,
+      bodyParser: false,
+    },
+  );
+  created(app);
+  app.connectMicroservice({ strategy: new NatsRpcServer(app.get(NatsConnectionService)) });
+  await app.init();
+  await app.startAllMicroservices();
+  // The server has the command subscriptions once this round trip returns, so a first command finds them.
+  await app.get(NatsConnectionService).nc.flush();
+  return app;
 }
 
 /** The app's module with its ClockModule given the manual clock, so every provider reads that clock. */
