@@ -20,8 +20,19 @@ export interface CarrierRequest {
   sid?: string;
 }
 
+/** A call as the carrier's Call resource describes it (carrier_b's fields). */
+export interface CarrierCallRecord {
+  to: string;
+  from: string;
+  status: string;
+  duration?: string;
+  date_created: string;
+}
+
 export class FakeSandboxCarrier {
   readonly requests: CarrierRequest[] = [];
+  /** Calls the carrier lists and describes (GET /Calls.json, GET /Calls/{sid}.json), by sid. */
+  readonly known = new Map<string, CarrierCallRecord>();
   /** Call ids the carrier answers 404 for, in any path naming them (a call it no longer knows). */
   readonly gone = new Set<string>();
   private placed = 0;
@@ -30,13 +41,14 @@ export class FakeSandboxCarrier {
     req.on('data', (chunk: Buffer) => (body += chunk.toString()));
     req.on('end', () => {
       const path = (req.url ?? '').replace(/^.*\/Accounts?\/[^/]+/, '');
-      const placing = req.method === 'POST' && path === '/Calls.json';
+      const method = req.method ?? 'GET';
+      const placing = method === 'POST' && path === '/Calls.json';
       const sid = placing ? `CAleg${++this.placed}` : undefined;
-      this.requests.push({ method: req.method ?? 'GET', path, form: new URLSearchParams(body), body, sid });
+      this.requests.push({ method, path, form: new URLSearchParams(body), body, sid });
       const named = path.split(/\/|\.json/).map(decodeURIComponent);
       const status = placing ? 201 : named.some((id) => this.gone.has(id)) ? 404 : 200;
       res.writeHead(status, { 'content-type': 'application/json' });
-      res.end(JSON.stringify(sid ? { sid } : {}));
+      res.end(JSON.stringify(sid ? { sid } : method === 'GET' ? this.describe(path) : {}));
     });
   });
 
@@ -44,6 +56,21 @@ export class FakeSandboxCarrier {
     this.server.listen(0, '127.0.0.1');
     await once(this.server, 'listening');
     return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  }
+
+  /** The listing of the account's calls to and from the numbers asked, or one call's resource. */
+  private describe(path: string): unknown {
+    const url = new URL(path, 'http://carrier.invalid');
+    if (url.pathname === '/Calls.json') {
+      const [to, from] = [url.searchParams.get('To'), url.searchParams.get('From')];
+      const calls = [...this.known]
+        .filter(([, c]) => (!to || c.to === to) && (!from || c.from === from))
+        .map(([sid, c]) => ({ sid, direction: 'outbound-api', ...c }));
+      return { calls };
+    }
+    const sid = /^\/Calls\/([^/]+)\.json$/.exec(url.pathname)?.[1];
+    const record = sid ? this.known.get(decodeURIComponent(sid)) : undefined;
+    return record ? { sid: decodeURIComponent(sid!), ...record } : {};
   }
 
   /** The requests made on one call's resource (`/Calls/{sid}.json`). */
