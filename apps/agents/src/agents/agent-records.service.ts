@@ -6,8 +6,7 @@ import { AgentExtractionSet } from '../extraction/entities/agent-extraction-set.
 import { ExtractionSet } from '../extraction/entities/extraction-set.entity';
 import { AgentDocumentsService } from '../knowledge/agent-documents.service';
 import { VoicesService } from '../voices/voices.service';
-import { toAgentDto } from './agent-record';
-import { Agent } from './entities/agent.entity';
+import { Agent, toAgentDto } from './entities/agent.entity';
 
 /** Builds agent records with what they show from other tables, in one query per table for a whole page. */
 @Injectable()

@@ -23,12 +23,11 @@ import { ProjectsService } from '../projects/projects.service';
 import { VoicesService } from '../voices/voices.service';
 import { ModelAccess } from '../provider-credentials/model-access';
 import { modelUnavailableReason } from '../provider-credentials/model-providers';
-import { applyUpdate, newAgent } from './agent-fields';
 import { AgentModelEntry, agentModelEntries, modelCatalogProblems } from './agent-model-rules';
 import { findAgent, lockAgent } from './agent-locks';
 import { AgentRecordsService } from './agent-records.service';
 import { agentRuleViolations } from './agent-rules';
-import { Agent } from './entities/agent.entity';
+import { Agent, applyUpdate, newAgent } from './entities/agent.entity';
 
 /** The caller as far as agents care: whose agent, and which voices its tier allows. */
 export interface AgentCaller {

@@ -7,7 +7,6 @@ export * from './agent-tools.dto';
 export * from './transcriber.dto';
 export * from './agent-model.dto';
 export * from './agent-field.decorators';
-export * from './agent-input.dto';
 export * from './agent.dto';
 export * from './list-agents-query.dto';
 export * from './agent-events';
