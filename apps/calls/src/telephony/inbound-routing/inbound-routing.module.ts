@@ -1,9 +1,13 @@
 import { Module } from '@nestjs/common';
 import { DecisionClient } from './decision-client';
-import { InboundDecisionsService } from './inbound-decisions.service';
-import { InboundPoliciesService } from './inbound-policies.service';
 import { InboundRouterService } from './inbound-router.service';
 import { InboundRoutingHandlers } from './inbound-routing.handlers';
+import { CreateInboundPolicy } from './usecases/create-inbound-policy/create-inbound-policy.usecase';
+import { DeleteInboundPolicy } from './usecases/delete-inbound-policy/delete-inbound-policy.usecase';
+import { GetInboundPolicy } from './usecases/get-inbound-policy/get-inbound-policy.usecase';
+import { ListInboundDecisions } from './usecases/list-inbound-decisions/list-inbound-decisions.usecase';
+import { ListInboundPolicies } from './usecases/list-inbound-policies/list-inbound-policies.usecase';
+import { UpdateInboundPolicy } from './usecases/update-inbound-policy/update-inbound-policy.usecase';
 
 /**
  * Inbound routing: the partner's routing policies, and the decision its URL makes for each inbound call
@@ -11,7 +15,16 @@ import { InboundRoutingHandlers } from './inbound-routing.handlers';
  */
 @Module({
   controllers: [InboundRoutingHandlers],
-  providers: [InboundPoliciesService, InboundDecisionsService, InboundRouterService, DecisionClient],
+  providers: [
+    CreateInboundPolicy,
+    ListInboundPolicies,
+    GetInboundPolicy,
+    UpdateInboundPolicy,
+    DeleteInboundPolicy,
+    ListInboundDecisions,
+    InboundRouterService,
+    DecisionClient,
+  ],
   exports: [InboundRouterService],
 })
 export class InboundRoutingModule {}

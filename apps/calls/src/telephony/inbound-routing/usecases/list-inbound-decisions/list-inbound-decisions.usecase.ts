@@ -4,15 +4,15 @@ import { DataSource } from 'typeorm';
 import { InboundRouteDecisionListDto, ListInboundRouteDecisionsQueryDto } from '@vap/api';
 import { AppError } from '@vap/messages';
 import { keysetPage } from '@vap/persistence';
-import { toDecisionDto } from './decision-dto';
-import { InboundRouteDecision } from './entities/inbound-route-decision.entity';
+import { toDecisionDto } from '../../decision-dto';
+import { InboundRouteDecision } from '../../entities/inbound-route-decision.entity';
 
-/** Recorded routing decisions, oldest first, with cursor pagination and filters. */
+/** calls.inbound_decision.list: the recorded routing decisions, oldest first, with cursor pagination and filters. */
 @Injectable()
-export class InboundDecisionsService {
+export class ListInboundDecisions {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  async list(
+  async execute(
     partnerId: string,
     query: ListInboundRouteDecisionsQueryDto,
   ): Promise<InboundRouteDecisionListDto> {
