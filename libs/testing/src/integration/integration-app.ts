@@ -147,9 +147,13 @@ export class IntegrationApp<C extends BaseServiceConfig> {
 
   /**
    * Publishes an event as another service's outbox relay does (JetStream on the run's prefix, the event id as
-   * the message id), for the app's consumers to receive; resolves once the stream stored it.
+   * the message id), for the app's consumers to receive; resolves once the stream stored it, with its sequence.
    */
-  async publish<T>(subject: string, data: T, partnerId: string | null): Promise<DomainEvent<T>> {
+  async publish<T>(
+    subject: string,
+    data: T,
+    partnerId: string | null,
+  ): Promise<{ event: DomainEvent<T>; seq: number }> {
     const event: DomainEvent<T> = {
       id: randomUUID(),
       subject,
@@ -157,8 +161,24 @@ export class IntegrationApp<C extends BaseServiceConfig> {
       occurredAt: this.clock.now().toISOString(),
       data,
     };
-    await this.peerNats.js().publish(this.peerNats.subject(subject), encodeJson(event), { msgID: event.id });
-    return event;
+    const ack = await this.peerNats
+      .js()
+      .publish(this.peerNats.subject(subject), encodeJson(event), { msgID: event.id });
+    return { event, seq: ack.seq };
+  }
+
+  /**
+   * Waits until the app's durable consumer `durable` has handled (acknowledged) the stream's message `seq`, e.g.
+   * an event publish() stored: what an event that changes nothing visible did is then observable.
+   */
+  async waitForConsumed(durable: string, seq: number, timeoutMs = 5000): Promise<void> {
+    const jsm = await this.peerNats.nc.jetstreamManager();
+    const stream = this.app.get(NatsConnectionService).streamName;
+    await waitFor(async () => (await jsm.consumers.info(stream, durable)).ack_floor.stream_seq >= seq, {
+      timeoutMs,
+      intervalMs: 20,
+      description: `${durable} to handle message ${seq}`,
+    });
   }
 
   /** Every event the app has published so far (its JetStream stream, oldest first). */
