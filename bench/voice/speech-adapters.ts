@@ -40,10 +40,16 @@ import {
   FailureSwitch,
   handleListenUpgrade,
   SarvamFake,
-  sendJson,
-  startFakeServer,
 } from '@vap/speech/testing';
-import { freePort, ServiceHandle, sleep, startService, workspaceRoot } from '@vap/testing';
+import {
+  freePort,
+  sendJson,
+  ServiceHandle,
+  sleep,
+  startFakeServer,
+  startService,
+  workspaceRoot,
+} from '@vap/testing';
 import { openBenchNats } from '../support/bench-nats';
 import { ascending, figure, percentile } from '../support/percentiles';
 import { BENCH_VOICE_ID, BENCH_VOICE_PLAN_ENTRY, benchAgentSettings, benchCall } from './bench-call';

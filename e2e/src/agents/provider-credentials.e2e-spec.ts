@@ -4,10 +4,10 @@
 // not stand in: a key is checked live, stored, never returned, rotated and deleted; the catalog lists a voice only
 // when the account can speak with it; and the speech plan voice asks for unseals the calling account's key only.
 import { randomUUID } from 'node:crypto';
+import { sendJson, StartedFakeServer, startFakeServer } from '@vap/testing';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { connect, NatsConnection, StringCodec } from 'nats';
-import { sendJson, startFakeServer, StartedFakeServer } from '@vap/speech/testing';
 import { api, createPartner, OwnPlatform, startOwnPlatform } from '../../support';
 import { e2eEnv } from '../../support/env';
 

@@ -1,6 +1,7 @@
 export * from './workspace';
 export * from './ports';
 export * from './wait-for';
+export * from './fake-http-server';
 export * from './child-output';
 export * from './child-registry';
 export * from './service';

@@ -4,16 +4,15 @@ import { DataSource } from 'typeorm';
 import { decodePcm16Wav } from '@vap/media';
 import { AppError, ErrorCode, PartnerContext } from '@vap/messages';
 import { runMigrations } from '@vap/persistence';
+import { FakeRecogniser, pcmBytes, speechPcm } from '@vap/speech/testing';
 import {
-  FakeRecogniser,
-  pcmBytes,
+  createTestDatabase,
   readBody,
   sendJson,
-  speechPcm,
-  startFakeServer,
   StartedFakeServer,
-} from '@vap/speech/testing';
-import { createTestDatabase, TestDatabase } from '@vap/testing';
+  startFakeServer,
+  TestDatabase,
+} from '@vap/testing';
 import { AgentsConfig } from '../config/agents.config';
 import { agentsDataSourceOptions } from '../database/data-source';
 import { SEEDED_VOICES } from '../database/migrations/1765100030000-catalog-voices';

@@ -1,8 +1,7 @@
 // One local server standing in for the cloud AI providers during e2e tests: OpenAI-compatible transcriptions,
 // chat completions and speech, and a Deepgram-compatible live WebSocket. Each endpoint records what it was asked
 // and can be told to fail mid-call.
-import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
-import { AddressInfo, Socket } from 'node:net';
+import { IncomingMessage, ServerResponse } from 'node:http';
 import { WebSocketServer } from 'ws';
 import { ChatCompletionRequest, ChatScript, echoScript, handleChatCompletion } from './chat-completions';
 import {
@@ -10,6 +9,7 @@ import {
   handleListenUpgrade,
   refuseListenUpgrade as refuseUpgrade,
 } from '@vap/speech/testing';
+import { readBody, startFakeServer } from '@vap/testing';
 import { FailureMode, FailureSwitch } from './failures';
 import {
   handleSpeech,
@@ -71,11 +71,8 @@ export const FAKE_AI_MODELS = {
   deepgram: 'nova-2-phonecall',
 };
 
-async function readBody(req: IncomingMessage): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
-}
+/** Recorded call audio is posted whole for transcription: far past the shared 1 MiB default. */
+const MAX_BODY_BYTES = 256 << 20;
 
 export async function startFakeAi(apiKey = 'fake-ai-key-0001'): Promise<FakeAi> {
   const switches: Record<FakeAiEndpoint, FailureSwitch> = {
@@ -90,11 +87,10 @@ export async function startFakeAi(apiKey = 'fake-ai-key-0001'): Promise<FakeAi> 
   const speeches: SpeechRequest[] = [];
   const listens: DeepgramSession[] = [];
   let chatScript: ChatScript = echoScript;
-  const sockets = new Set<Socket>();
   const wss = new WebSocketServer({ noServer: true });
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
-    const body = await readBody(req);
+    const body = await readBody(req, MAX_BODY_BYTES);
     const path = new URL(req.url ?? '/', 'http://fake').pathname;
     if (req.method !== 'POST') return sendOpenAiError(res, 405, `${req.method} is not allowed`);
     if (path === '/v1/audio/transcriptions') {
@@ -109,29 +105,19 @@ export async function startFakeAi(apiKey = 'fake-ai-key-0001'): Promise<FakeAi> 
     sendOpenAiError(res, 404, `Invalid URL (POST ${path})`);
   };
 
-  const server: Server = createServer((req, res) => {
-    handle(req, res).catch((err: Error) => {
-      if (!res.headersSent) sendOpenAiError(res, 500, err.message, 'server_error');
-      else res.destroy();
-    });
+  const server = await startFakeServer({
+    request: (req, res) =>
+      handle(req, res).catch((err: Error) => {
+        if (!res.headersSent) sendOpenAiError(res, 500, err.message, 'server_error');
+        else res.destroy();
+      }),
+    upgrade: (req, socket, head, { pathname }) => {
+      if (pathname !== '/v1/listen') return refuseUpgrade(socket, 400, `no WebSocket at ${pathname}`);
+      if (switches.listen.failing) return refuseUpgrade(socket, 503, 'the fake is down');
+      handleListenUpgrade(wss, req, socket, head, apiKey, switches.listen, listens);
+    },
   });
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
-  server.on('upgrade', (req, socket, head) => {
-    const path = new URL(req.url ?? '/', 'ws://fake').pathname;
-    if (path !== '/v1/listen') return refuseUpgrade(socket, 400, `no WebSocket at ${path}`);
-    if (switches.listen.failing) return refuseUpgrade(socket, 503, 'the fake is down');
-    handleListenUpgrade(wss, req, socket, head, apiKey, switches.listen, listens);
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', resolve);
-  });
-  const { port } = server.address() as AddressInfo;
-  const url = `http://127.0.0.1:${port}`;
-  const wsUrl = `ws://127.0.0.1:${port}`;
+  const { url, wsUrl } = server;
 
   return {
     url,
@@ -170,12 +156,9 @@ export async function startFakeAi(apiKey = 'fake-ai-key-0001'): Promise<FakeAi> 
     heal: (endpoint) => {
       for (const [name, s] of Object.entries(switches)) if (!endpoint || name === endpoint) s.clear();
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const client of wss.clients) client.terminate();
-        // Hung requests hold their sockets open; a test's end must not wait for them.
-        for (const socket of sockets) socket.destroy();
-        server.close(() => resolve());
-      }),
+    close: () => {
+      for (const client of wss.clients) client.terminate();
+      return server.close();
+    },
   };
 }

@@ -6,8 +6,8 @@
 // `{type: "error", error: {type, message}}`; GET /v1/models for a key check. Like FakeChatServer it records each
 // request (the key, the version header, the model, parameters, system, messages and tools) and answers what the
 // spec scripted: text, tool_use blocks whose input streams in pieces, a failure, or a stall or a hang.
-import { createServer, IncomingHttpHeaders, Server, ServerResponse } from 'node:http';
-import { AddressInfo } from 'node:net';
+import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
+import { readBody, startFakeServer, type StartedFakeServer } from '@vap/testing';
 
 export interface RecordedAnthropicRequest {
   method: string;
@@ -246,29 +246,20 @@ export class FakeAnthropicServer {
   private readonly open = new Set<ServerResponse>();
   private readonly sleeping = new Set<() => void>();
   private answers: FakeAnthropicAnswer[] = [];
-  private readonly server: Server;
+  private server!: StartedFakeServer;
   private url = '';
 
-  private constructor(private readonly options: FakeAnthropicOptions) {
-    this.server = createServer((req, res) => {
-      const parts: Buffer[] = [];
-      req.on('data', (c: Buffer) => parts.push(c));
-      req.on('end', () =>
-        this.answer(
-          req.method ?? 'GET',
-          req.url ?? '',
-          req.headers,
-          Buffer.concat(parts).toString('utf8'),
-          res,
-        ),
-      );
-    });
-  }
+  private constructor(private readonly options: FakeAnthropicOptions) {}
 
   static async start(options: FakeAnthropicOptions = {}): Promise<FakeAnthropicServer> {
     const fake = new FakeAnthropicServer(options);
-    await new Promise<void>((r) => fake.server.listen(0, '127.0.0.1', r));
-    fake.url = `http://127.0.0.1:${(fake.server.address() as AddressInfo).port}/v1`;
+    fake.server = await startFakeServer({
+      request: async (req, res) => {
+        const raw = (await readBody(req)).toString('utf8');
+        fake.answer(req.method ?? 'GET', req.url ?? '', req.headers, raw, res);
+      },
+    });
+    fake.url = `${fake.server.url}/v1`;
     return fake;
   }
 
@@ -319,8 +310,7 @@ export class FakeAnthropicServer {
   async close(): Promise<void> {
     for (const wake of this.sleeping) wake();
     for (const res of this.open) res.destroy();
-    this.server.closeAllConnections();
-    await new Promise((r) => this.server.close(r));
+    await this.server.close();
   }
 
   private answer(

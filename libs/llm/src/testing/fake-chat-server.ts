@@ -7,8 +7,8 @@
 // the request (method, path, query, headers with the key, the body's model, parameters, messages and tools) and
 // answers what the spec scripted: text, tool calls split across chunks, a failure status, or a stall before the
 // first byte or mid-stream.
-import { createServer, IncomingHttpHeaders, Server, ServerResponse } from 'node:http';
-import { AddressInfo } from 'node:net';
+import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
+import { readBody, startFakeServer, type StartedFakeServer } from '@vap/testing';
 
 export interface RecordedRequest {
   method: string;
@@ -149,29 +149,20 @@ export class FakeChatServer {
   private readonly sleeping = new Set<() => void>();
   private answers: FakeAnswer[] = [];
 
-  private readonly server: Server;
+  private server!: StartedFakeServer;
   private url = '';
 
-  private constructor() {
-    this.server = createServer((req, res) => {
-      const parts: Buffer[] = [];
-      req.on('data', (c: Buffer) => parts.push(c));
-      req.on('end', () =>
-        this.answer(
-          req.method ?? 'GET',
-          req.url ?? '',
-          req.headers,
-          Buffer.concat(parts).toString('utf8'),
-          res,
-        ),
-      );
-    });
-  }
+  private constructor() {}
 
   static async start(): Promise<FakeChatServer> {
     const fake = new FakeChatServer();
-    await new Promise<void>((r) => fake.server.listen(0, '127.0.0.1', r));
-    fake.url = `http://127.0.0.1:${(fake.server.address() as AddressInfo).port}/v1`;
+    fake.server = await startFakeServer({
+      request: async (req, res) => {
+        const raw = (await readBody(req)).toString('utf8');
+        fake.answer(req.method ?? 'GET', req.url ?? '', req.headers, raw, res);
+      },
+    });
+    fake.url = `${fake.server.url}/v1`;
     return fake;
   }
 
@@ -207,8 +198,7 @@ export class FakeChatServer {
   async close(): Promise<void> {
     for (const wake of this.sleeping) wake();
     for (const res of this.open) res.destroy();
-    this.server.closeAllConnections();
-    await new Promise((r) => this.server.close(r));
+    await this.server.close();
   }
 
   private answer(

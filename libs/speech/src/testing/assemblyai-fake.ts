@@ -22,8 +22,9 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import WebSocket, { WebSocketServer } from 'ws';
 import { pcm16FromBuffer, rms } from '@vap/media';
+import { sendJson, type StartedFakeServer, startFakeServer } from '@vap/testing';
 import { FailureSwitch, type FailureMode } from './failure-switch';
-import { FakeRecogniser, sendJson, startFakeServer, type StartedFakeServer } from './fake-provider-server';
+import { FakeRecogniser } from './fake-provider-server';
 
 /** RMS under which audio counts as quiet for the fake's end of turn. */
 const QUIET_RMS = 100;

@@ -12,15 +12,9 @@
 // phoneme elements spoken as their text), so FakeRecogniser reads the words back.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { pcm16WavHeader } from '@vap/media';
+import { readBody, sendJson, type StartedFakeServer, startFakeServer } from '@vap/testing';
 import { FailureSwitch, type FailureMode } from './failure-switch';
-import {
-  pcmBytes,
-  readBody,
-  sendJson,
-  speechPcm,
-  startFakeServer,
-  type StartedFakeServer,
-} from './fake-provider-server';
+import { pcmBytes, speechPcm } from './fake-provider-server';
 import {
   DEFAULT_PACING,
   keyMatches,

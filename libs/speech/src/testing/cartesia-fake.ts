@@ -14,11 +14,12 @@
 //   done: true}` on failure. The audio is speechPcm(transcript), so a recogniser reads the words back.
 // - GET /voices with the same headers: 200 `{data, has_more, next_page}`, or 401.
 import { randomUUID } from 'node:crypto';
+import { sendJson, type StartedFakeServer, startFakeServer } from '@vap/testing';
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import WebSocket, { WebSocketServer } from 'ws';
 import { FailureSwitch, type FailureMode } from './failure-switch';
-import { refuseUpgrade, sendJson, startFakeServer, type StartedFakeServer } from './fake-provider-server';
+import { refuseUpgrade } from './fake-provider-server';
 import { keyMatches } from './streamed-answer';
 import { chunkPause, speechChunks, type FakeEncoding } from './streamed-speech';
 

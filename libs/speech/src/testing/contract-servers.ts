@@ -2,9 +2,10 @@
 // (deadlines), one that refuses every request and upgrade with a status (error mapping), a port nothing listens on
 // (unreachable), and a TCP proxy that counts a client's open connections (release), HTTP and WebSocket alike.
 import { connect, createServer, type Server, type Socket } from 'node:net';
+import { sendJson, type StartedFakeServer, startFakeServer } from '@vap/testing';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { KeyCheckRequest, SpeechPlugin } from '../plugin';
-import { refuseUpgrade, sendJson, startFakeServer, type StartedFakeServer } from './fake-provider-server';
+import { refuseUpgrade } from './fake-provider-server';
 
 /** A provider's fake, started for one test. */
 export interface StartedSpeechFake {

@@ -15,16 +15,10 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import { pcm16WavHeader } from '@vap/media';
+import { readBody, sendJson, type StartedFakeServer, startFakeServer } from '@vap/testing';
 import { handleListenUpgrade, refuseListenUpgrade, type DeepgramSession } from './deepgram-listen-fake';
 import { FailureSwitch, type FailureMode } from './failure-switch';
-import {
-  pcmBytes,
-  readBody,
-  sendJson,
-  speechPcm,
-  startFakeServer,
-  type StartedFakeServer,
-} from './fake-provider-server';
+import { pcmBytes, speechPcm } from './fake-provider-server';
 import {
   DEFAULT_PACING,
   keyMatches,

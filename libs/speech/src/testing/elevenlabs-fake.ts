@@ -12,10 +12,11 @@
 //   normal close. The audio is speechPcm(text) of the text generated, so a recogniser reads the words back.
 // - GET /v1/user (and /v1/models) with `xi-api-key`: 200, or 401 `{detail: {status, message}}`.
 import type { IncomingMessage } from 'node:http';
+import { sendJson, type StartedFakeServer, startFakeServer } from '@vap/testing';
 import type { Duplex } from 'node:stream';
 import WebSocket, { WebSocketServer } from 'ws';
 import { FailureSwitch, type FailureMode } from './failure-switch';
-import { refuseUpgrade, sendJson, startFakeServer, type StartedFakeServer } from './fake-provider-server';
+import { refuseUpgrade } from './fake-provider-server';
 import { keyMatches } from './streamed-answer';
 import { chunkPause, speechChunks, ssmlText, type FakeEncoding } from './streamed-speech';
 

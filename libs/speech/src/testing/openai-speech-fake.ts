@@ -8,16 +8,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { decodePcm16Wav } from '@vap/media';
+import { readBody, sendJson, type StartedFakeServer, startFakeServer } from '@vap/testing';
 import { FailureSwitch, type FailureMode } from './failure-switch';
-import {
-  FakeRecogniser,
-  pcmBytes,
-  readBody,
-  sendJson,
-  speechPcm,
-  startFakeServer,
-  type StartedFakeServer,
-} from './fake-provider-server';
+import { FakeRecogniser, pcmBytes, speechPcm } from './fake-provider-server';
 import {
   DEFAULT_PACING,
   keyMatches,

@@ -31,17 +31,9 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import WebSocket, { WebSocketServer } from 'ws';
 import { pcm16FromBuffer, rms } from '@vap/media';
+import { readBody, sendJson, type StartedFakeServer, startFakeServer } from '@vap/testing';
 import { FailureSwitch, type FailureMode } from './failure-switch';
-import {
-  FakeRecogniser,
-  pcmBytes,
-  readBody,
-  refuseUpgrade,
-  sendJson,
-  speechPcm,
-  startFakeServer,
-  type StartedFakeServer,
-} from './fake-provider-server';
+import { FakeRecogniser, pcmBytes, refuseUpgrade, speechPcm } from './fake-provider-server';
 
 const QUIET_RMS = 100;
 const SARVAM_LOCALES = [
