@@ -2,10 +2,14 @@ import type { EffectiveExtractionKey } from '@vap/messages';
 import { endCallTool, searchKnowledgeBaseTool } from '../agent-tools';
 import type { ChatDelta, ChatMessage } from '../chat-model';
 import type { LanguageModel } from '../language-model';
-import { LlmError } from '../llm-error';
 import type { ModelConfig } from '../plugin';
 import { describeKeyCheckContract } from '../testing/chat-adapter-contract';
-import { describeChatModelContract, type ContractAnswer } from '../testing/chat-model-contract';
+import {
+  collect,
+  describeChatModelContract,
+  failureOf,
+  type ContractAnswer,
+} from '../testing/chat-model-contract';
 import {
   anthropicReplyEvents,
   FakeAnthropicServer,
@@ -19,21 +23,6 @@ const MESSAGES: ChatMessage[] = [
   { role: 'system', content: 'You are Maya.' },
   { role: 'user', content: 'Can I end the call?' },
 ];
-
-async function collect(deltas: AsyncIterable<ChatDelta>): Promise<ChatDelta[]> {
-  const out: ChatDelta[] = [];
-  for await (const d of deltas) out.push(d);
-  return out;
-}
-
-async function failureOf(run: Promise<unknown>): Promise<LlmError> {
-  const err = await run.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(LlmError);
-  return err as LlmError;
-}
 
 /** The chat model contract's answers as Anthropic sends them. */
 function anthropicAnswer(answer: ContractAnswer): FakeAnthropicAnswer {

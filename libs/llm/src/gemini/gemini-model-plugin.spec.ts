@@ -5,7 +5,12 @@ import { LlmError } from '../llm-error';
 import type { ModelConfig } from '../plugin';
 import { openGeminiLive } from '../realtime/gemini-live';
 import { describeKeyCheckContract } from '../testing/chat-adapter-contract';
-import { describeChatModelContract, type ContractAnswer } from '../testing/chat-model-contract';
+import {
+  collect,
+  describeChatModelContract,
+  failureOf,
+  type ContractAnswer,
+} from '../testing/chat-model-contract';
 import { FakeGeminiServer, type FakeGeminiReply } from '../testing/fake-gemini-server';
 import { geminiApiBase, geminiModelPlugin, GEMINI_MODELS } from '.';
 
@@ -14,21 +19,6 @@ const MESSAGES: ChatMessage[] = [
   { role: 'system', content: 'You are Maya.' },
   { role: 'user', content: 'Can I end the call?' },
 ];
-
-async function collect(deltas: AsyncIterable<ChatDelta>): Promise<ChatDelta[]> {
-  const out: ChatDelta[] = [];
-  for await (const d of deltas) out.push(d);
-  return out;
-}
-
-async function failureOf(run: Promise<unknown>): Promise<LlmError> {
-  const err = await run.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(LlmError);
-  return err as LlmError;
-}
 
 /** Google's status names for the statuses the chat model contract plays. */
 const GOOGLE_STATUSES: Record<number, string> = {

@@ -5,10 +5,10 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { EffectiveExtractionKey } from '@vap/messages';
 import { endCallTool, searchKnowledgeBaseTool } from '../agent-tools';
-import type { ChatDelta, ChatMessage } from '../chat-model';
+import type { ChatMessage } from '../chat-model';
 import type { KeyCheck } from '../key-check';
 import type { LanguageModel } from '../language-model';
-import { describeChatModelContract, type ContractAnswer } from './chat-model-contract';
+import { collect, describeChatModelContract, type ContractAnswer } from './chat-model-contract';
 import { FakeChatServer, type FakeAnswer } from './fake-chat-server';
 
 /** Where an adapter is pointed: the fake's OpenAI-style base (`.../v1`) and its bare origin. */
@@ -54,12 +54,6 @@ const MESSAGES: ChatMessage[] = [
   { role: 'system', content: 'You are Maya.' },
   { role: 'user', content: 'Can I end the call?' },
 ];
-
-async function collect(deltas: AsyncIterable<ChatDelta>): Promise<ChatDelta[]> {
-  const out: ChatDelta[] = [];
-  for await (const d of deltas) out.push(d);
-  return out;
-}
 
 /** The chat model contract's answers as the fake chat server plays them. */
 function chatServerAnswer(answer: ContractAnswer): FakeAnswer {

@@ -46,13 +46,15 @@ const MESSAGES: ChatMessage[] = [
 /** How long past its deadline a failure may take to surface. */
 const SLACK_MS = 1500;
 
-async function collect(deltas: AsyncIterable<ChatDelta>): Promise<ChatDelta[]> {
+/** Every delta of a stream, in order. */
+export async function collect(deltas: AsyncIterable<ChatDelta>): Promise<ChatDelta[]> {
   const out: ChatDelta[] = [];
   for await (const d of deltas) out.push(d);
   return out;
 }
 
-async function failureOf(run: Promise<unknown>): Promise<LlmError> {
+/** The LlmError a run fails with (the spec fails if it succeeds or throws anything else). */
+export async function failureOf(run: Promise<unknown>): Promise<LlmError> {
   const err = await run.then(
     () => null,
     (e: unknown) => e,
