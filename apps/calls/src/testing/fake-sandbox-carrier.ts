@@ -2,7 +2,7 @@
 // SANDBOX_CARRIER_URL) or carrier_a (CARRIER_A_BASE_URL). It answers every request and records it, so a spec can
 // assert what the service asked the carrier.
 import { once } from 'node:events';
-import { createServer, Server } from 'node:http';
+import { createServer, Server, ServerResponse } from 'node:http';
 import { AddressInfo } from 'node:net';
 
 /** The sandbox account's auth token the specs give the calls service (SANDBOX_AUTH_TOKEN). */
@@ -31,6 +31,11 @@ export interface CarrierCallRecord {
 
 export class FakeSandboxCarrier {
   readonly requests: CarrierRequest[] = [];
+  /**
+   * What the sandbox carrier does with a simulated inbound call (POST /SimulatedInboundCalls.json) before it
+   * answers: deliver the inbound webhook to the platform, as the real one does.
+   */
+  onSimulatedInbound?: (call: { sid: string; from: string; to: string; voiceUrl: string }) => Promise<void>;
   /** Calls the carrier lists and describes (GET /Calls.json, GET /Calls/{sid}.json), by sid. */
   readonly known = new Map<string, CarrierCallRecord>();
   /** Call ids the carrier answers 404 for, in any path naming them (a call it no longer knows). */
@@ -39,18 +44,37 @@ export class FakeSandboxCarrier {
   private readonly server: Server = createServer((req, res) => {
     let body = '';
     req.on('data', (chunk: Buffer) => (body += chunk.toString()));
-    req.on('end', () => {
-      const path = (req.url ?? '').replace(/^.*\/Accounts?\/[^/]+/, '');
-      const method = req.method ?? 'GET';
-      const placing = method === 'POST' && path === '/Calls.json';
-      const sid = placing ? `CAleg${++this.placed}` : undefined;
-      this.requests.push({ method, path, form: new URLSearchParams(body), body, sid });
-      const named = path.split(/\/|\.json/).map(decodeURIComponent);
-      const status = placing ? 201 : named.some((id) => this.gone.has(id)) ? 404 : 200;
-      res.writeHead(status, { 'content-type': 'application/json' });
-      res.end(JSON.stringify(sid ? { sid } : method === 'GET' ? this.describe(path) : {}));
-    });
+    req.on('end', () => void this.answer(req.method ?? 'GET', req.url ?? '', body, res));
   });
+
+  private async answer(method: string, url: string, body: string, res: ServerResponse): Promise<void> {
+    const path = url.replace(/^.*\/Accounts?\/[^/]+/, '');
+    if (method === 'POST' && path === '/SimulatedInboundCalls.json') {
+      const form = new URLSearchParams(body);
+      const sid = `CAin${++this.placed}`;
+      this.requests.push({ method, path, form, body, sid });
+      const delivered = this.onSimulatedInbound?.({
+        sid,
+        from: form.get('From')!,
+        to: form.get('To')!,
+        voiceUrl: form.get('Url')!,
+      });
+      const ok = await (delivered ?? Promise.resolve()).then(
+        () => true,
+        () => false,
+      );
+      res.writeHead(ok ? 201 : 502, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(ok ? { sid } : { message: 'the inbound webhook was refused' }));
+      return;
+    }
+    const placing = method === 'POST' && path === '/Calls.json';
+    const sid = placing ? `CAleg${++this.placed}` : undefined;
+    this.requests.push({ method, path, form: new URLSearchParams(body), body, sid });
+    const named = path.split(/\/|\.json/).map(decodeURIComponent);
+    const status = placing ? 201 : named.some((id) => this.gone.has(id)) ? 404 : 200;
+    res.writeHead(status, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(sid ? { sid } : method === 'GET' ? this.describe(path) : {}));
+  }
 
   async listen(): Promise<string> {
     this.server.listen(0, '127.0.0.1');
