@@ -67,7 +67,9 @@ describe('campaign dispatcher: concurrency, retries, pause and resume', () => {
     expect(it_.calls.peakInFlight(partner.id)).toBe(2);
     expect(it_.calls.callsByNumber(partner.id).size).toBe(8);
     // The dispatcher never asked past the account's limit: calls refused no start as over it.
-    expect(it_.calls.refusals).not.toContainEqual(expect.objectContaining({ code: ErrorCode.LIMIT_REACHED }));
+    expect(it_.calls.refusals).not.toContainEqual(
+      expect.objectContaining({ code: ErrorCode.LIMIT_REACHED, partnerId: partner.id }),
+    );
   });
 
   it('retries busy, no_answer and failed up to retry_count after the delays and the cooldown', async () => {
@@ -261,7 +263,9 @@ describe('campaign dispatcher: concurrency, retries, pause and resume', () => {
     await partner.start(c.campaign_id);
     // The dispatcher asks, calls refuses with LIMIT_REACHED, and the contact waits without an attempt.
     await waitForTruthy(() =>
-      it_.calls.refusals.some((r) => r.code === ErrorCode.LIMIT_REACHED) ? true : undefined,
+      it_.calls.refusals.some((r) => r.code === ErrorCode.LIMIT_REACHED && r.partnerId === partner.id)
+        ? true
+        : undefined,
     );
     expect(it_.calls.live(partner.id)).toEqual([]);
     // The refused contact waits a second of the campaign clock before it is asked again.

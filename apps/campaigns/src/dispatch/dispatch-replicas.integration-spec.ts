@@ -37,7 +37,9 @@ describe('campaigns replicas: limits across replicas, a claim left by a crash', 
     expect(doneA.completed_count + doneB.completed_count).toBe(24);
     expect(it_.calls.peakInFlight(partner.id)).toBe(4);
     // No replica asked past the account's limit: calls refused no start as over it.
-    expect(it_.calls.refusals).not.toContainEqual(expect.objectContaining({ code: ErrorCode.LIMIT_REACHED }));
+    expect(it_.calls.refusals).not.toContainEqual(
+      expect.objectContaining({ code: ErrorCode.LIMIT_REACHED, partnerId: partner.id }),
+    );
     const byNumber = it_.calls.callsByNumber(partner.id);
     expect(byNumber.size).toBe(24);
     for (const calls of byNumber.values()) expect(calls).toHaveLength(1);

@@ -64,7 +64,7 @@ const DEFAULT_NUMBER = '+918000000001';
 export class FakeCalls {
   readonly placed: PlacedCall[] = [];
   /** The refused starts, by error code. */
-  readonly refusals: { code: string; toNumber: string }[] = [];
+  readonly refusals: { code: string; partnerId: string; toNumber: string }[] = [];
   private readonly byKey = new Map<string, PlacedCall>();
   /** Imported caller IDs with their owner. */
   private readonly numbers = new Map<string, { partnerId: string; dto: PhoneNumberDto }>();
@@ -205,7 +205,7 @@ export class FakeCalls {
   private check(partner: PartnerContext, request: StartCallCommand): void {
     const { agent_id: agentId, phone_number_id: numberId, to_number: toNumber } = request;
     const refuse = (error: AppError) => {
-      this.refusals.push({ code: error.code, toNumber });
+      this.refusals.push({ code: error.code, partnerId: partner.id, toNumber });
       throw error;
     };
     const minimum = minimumStartBalancePaise(
