@@ -14,9 +14,10 @@
 // It records each request (key, model, generationConfig, systemInstruction, contents, tools) and answers what the
 // spec scripted: text in several chunks, function calls, a failure status, a hang before the answer, a stall
 // mid-stream.
-import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
-import { AddressInfo, connect, Socket } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { connect, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
+import { readBody, startFakeServer, type StartedFakeServer } from '@vap/testing';
 import { FakeGeminiLiveServer, type FakeGeminiLiveOptions } from './fake-gemini-live-server';
 
 export interface FakeGeminiRequest {
@@ -106,7 +107,8 @@ export class FakeGeminiServer {
   keyCheckFailure: { status: number; message: string; googleStatus: string } | null = null;
   /** The Gemini Live fake behind the same port, with `live`. */
   live: FakeGeminiLiveServer | null = null;
-  private server!: Server;
+  private server!: StartedFakeServer;
+  /** The connections relayed to the Live fake, which its close does not reach. */
   private readonly sockets = new Set<Socket | Duplex>();
   private readonly timers = new Set<NodeJS.Timeout>();
 
@@ -121,19 +123,16 @@ export class FakeGeminiServer {
         ...(typeof options.live === 'object' ? options.live : {}),
         apiKey: fake.apiKey,
       });
-    fake.server = createServer((req, res) => fake.handle(req, res));
-    fake.server.on('connection', (s) => {
-      fake.sockets.add(s);
-      s.on('close', () => fake.sockets.delete(s));
+    fake.server = await startFakeServer({
+      request: (req, res) => fake.handle(req, res),
+      upgrade: (req, socket, head) => fake.relayUpgrade(req, socket, head),
     });
-    fake.server.on('upgrade', (req, socket, head) => fake.relayUpgrade(req, socket, head));
-    await new Promise<void>((resolve) => fake.server.listen(0, '127.0.0.1', resolve));
     return fake;
   }
 
   /** What MODEL_GOOGLE_BASE_URL takes: http://127.0.0.1:<port> (the REST API under /v1beta, Live beside it). */
   get baseUrl(): string {
-    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+    return this.server.url;
   }
 
   /** The REST API's base, as Google's default base URL names it. */
@@ -155,55 +154,52 @@ export class FakeGeminiServer {
   async close(): Promise<void> {
     for (const t of this.timers) clearTimeout(t);
     for (const s of this.sockets) s.destroy();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+    await this.server.close();
     await this.live?.close();
   }
 
-  private handle(req: IncomingMessage, res: ServerResponse): void {
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://fake');
     const header = req.headers['x-goog-api-key'];
     const apiKey = (Array.isArray(header) ? header[0] : header) ?? url.searchParams.get('key') ?? undefined;
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      if (req.method === 'GET' && url.pathname === '/v1beta/models') {
-        const failure = this.keyCheckFailure;
-        const ok = apiKey === this.apiKey;
-        this.keyChecks.push({ apiKey, status: failure?.status ?? (ok ? 200 : 400) });
-        if (failure) return googleError(res, failure.status, failure.message, failure.googleStatus);
-        if (!ok) return badKey(res);
-        return json(res, 200, {
-          models: LISTED.map((id) => ({
-            name: `models/${id}`,
-            displayName: id,
-            supportedGenerationMethods: ['generateContent', 'countTokens'],
-          })),
-        });
-      }
-      const match = req.method === 'POST' ? STREAM_PATH.exec(url.pathname) : null;
-      if (!match) return googleError(res, 404, 'Method not found.', 'NOT_FOUND');
-      if (apiKey !== this.apiKey) return badKey(res);
-      let body: Record<string, unknown>;
-      try {
-        body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>;
-      } catch {
-        return googleError(res, 400, 'Invalid JSON payload received.', 'INVALID_ARGUMENT');
-      }
-      const refusal = invalid(body);
-      if (refusal) return googleError(res, 400, refusal, 'INVALID_ARGUMENT');
-      const recorded: FakeGeminiRequest = {
-        apiKey,
-        model: decodeURIComponent(match[1]),
-        body,
-        generationConfig: body.generationConfig as FakeGeminiRequest['generationConfig'],
-        systemInstruction: body.systemInstruction as FakeGeminiRequest['systemInstruction'],
-        contents: body.contents as FakeGeminiRequest['contents'],
-        tools: body.tools as FakeGeminiRequest['tools'],
-        closed: new Promise<number>((resolve) => res.on('close', () => resolve(performance.now()))),
-      };
-      this.requests.push(recorded);
-      void this.answer(res, this.queue.shift() ?? this.respond(recorded), url.searchParams.get('alt'));
-    });
+    const raw = (await readBody(req)).toString('utf8');
+    if (req.method === 'GET' && url.pathname === '/v1beta/models') {
+      const failure = this.keyCheckFailure;
+      const ok = apiKey === this.apiKey;
+      this.keyChecks.push({ apiKey, status: failure?.status ?? (ok ? 200 : 400) });
+      if (failure) return googleError(res, failure.status, failure.message, failure.googleStatus);
+      if (!ok) return badKey(res);
+      return json(res, 200, {
+        models: LISTED.map((id) => ({
+          name: `models/${id}`,
+          displayName: id,
+          supportedGenerationMethods: ['generateContent', 'countTokens'],
+        })),
+      });
+    }
+    const match = req.method === 'POST' ? STREAM_PATH.exec(url.pathname) : null;
+    if (!match) return googleError(res, 404, 'Method not found.', 'NOT_FOUND');
+    if (apiKey !== this.apiKey) return badKey(res);
+    let body: Record<string, unknown>;
+    try {
+      body = JSON.parse(raw) as Record<string, unknown>;
+    } catch {
+      return googleError(res, 400, 'Invalid JSON payload received.', 'INVALID_ARGUMENT');
+    }
+    const refusal = invalid(body);
+    if (refusal) return googleError(res, 400, refusal, 'INVALID_ARGUMENT');
+    const recorded: FakeGeminiRequest = {
+      apiKey,
+      model: decodeURIComponent(match[1]),
+      body,
+      generationConfig: body.generationConfig as FakeGeminiRequest['generationConfig'],
+      systemInstruction: body.systemInstruction as FakeGeminiRequest['systemInstruction'],
+      contents: body.contents as FakeGeminiRequest['contents'],
+      tools: body.tools as FakeGeminiRequest['tools'],
+      closed: new Promise<number>((resolve) => res.on('close', () => resolve(performance.now()))),
+    };
+    this.requests.push(recorded);
+    void this.answer(res, this.queue.shift() ?? this.respond(recorded), url.searchParams.get('alt'));
   }
 
   private async answer(res: ServerResponse, reply: FakeGeminiReply, alt: string | null): Promise<void> {
