@@ -15,7 +15,7 @@ import { Connection } from '../connections/entities/connection.entity';
 import { CredentialsStore, ResellerLinkCredentials } from '../connections/credentials-store.service';
 import { ConnectionCredentials } from '../connections/entities/connection-credentials.entity';
 import { maskIdentifier } from '../connections/mask';
-import { toConnectionDto } from '../connections/telephony.service';
+import { toConnectionDto } from '../connections/connection-dto';
 import { readCallRoutingRecords } from './reseller-routing-records';
 
 const PROVIDER = 'reseller-link';

@@ -13,7 +13,7 @@ import { sandboxNumberOf } from '../connections/default-line.service';
 import { ConnectionCredentials } from '../connections/entities/connection-credentials.entity';
 import { ConnectionHealthRow } from '../connections/entities/connection-health.entity';
 import { Connection } from '../connections/entities/connection.entity';
-import { inboundSmsUrl, inboundWebhookUrl } from '../connections/telephony.service';
+import { inboundSmsUrl, inboundWebhookUrl } from '../connections/connection-dto';
 import { PhoneNumber } from '../phone-numbers/entities/phone-number.entity';
 
 /** The providers whose connections are telephony connections (a reseller-link data link is not one). */

@@ -6,7 +6,7 @@ import { AppError, DomainEvents } from '@vap/messages';
 import { OutboxService } from '@vap/messaging';
 import { AnyCredentials, CredentialsStore } from '../../../connections/credentials-store.service';
 import { ConnectionCredentials } from '../../../connections/entities/connection-credentials.entity';
-import { TelephonyService } from '../../../connections/telephony.service';
+import { FromNumbers } from '../../../connections/from-numbers';
 import { PhoneNumber } from '../../../phone-numbers/entities/phone-number.entity';
 import { findOwnTelephonyConnection, TelephonyConnectionViews } from '../../telephony-connection-views';
 
@@ -21,7 +21,7 @@ export class UpdateTelephonyConnection {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly outbox: OutboxService,
     private readonly credentials: CredentialsStore,
-    private readonly telephony: TelephonyService,
+    private readonly fromNumbers: FromNumbers,
     private readonly views: TelephonyConnectionViews,
   ) {}
 
@@ -58,7 +58,7 @@ export class UpdateTelephonyConnection {
             `${changes.from_number} is a number of another connection of the account; use one of this connection`,
           );
         }
-        await this.telephony.adoptNumber(em, partnerId, connection, changes.from_number);
+        await this.fromNumbers.adopt(em, partnerId, connection, changes.from_number);
         creds.fromNumber = changes.from_number;
       }
       if (changes.label !== undefined) creds.label = changes.label;
