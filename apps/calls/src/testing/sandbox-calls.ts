@@ -2,6 +2,7 @@
 // sandbox calls of a partner each spec makes up (so the tests of one file share the app, not their rows).
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
+import { AgentSnapshot } from '@vap/messages';
 import { IntegrationApp, IntegrationAppOptions } from '@vap/testing/integration';
 import { Call } from '../calls/entities/call.entity';
 import { CallSession } from '../calls/entities/call-session.entity';
@@ -43,4 +44,16 @@ export async function storedCall(
   const call = await dataSource.getRepository(Call).findOneByOrFail({ id });
   const session = await dataSource.getRepository(CallSession).findOneByOrFail({ callId: id });
   return { call, session };
+}
+
+/** Replaces the agent settings the call copied at its start (what an agent with other settings would give it). */
+export async function saveAgentSettings(
+  dataSource: DataSource,
+  callId: string,
+  settings: AgentSnapshot,
+): Promise<void> {
+  await dataSource.query(`UPDATE calls.calls SET agent_settings = $2::jsonb WHERE id = $1`, [
+    callId,
+    JSON.stringify(settings),
+  ]);
 }

@@ -1,7 +1,7 @@
 // Live sandbox calls whose agent transfers warm to one number, for the specs of the warm-transfer commands.
 import { DataSource } from 'typeorm';
 import { Call } from '../calls/entities/call.entity';
-import { saveSandboxCall } from './sandbox-calls';
+import { saveAgentSettings, saveSandboxCall } from './sandbox-calls';
 
 /** The agent's transfer_number in these specs. */
 export const TRANSFER_HUMAN = '+14155550123';
@@ -18,6 +18,6 @@ export async function saveWarmTransferCall(
     transferNumber: TRANSFER_HUMAN,
     transfer: { mode, briefingInstructions: null, ringTimeoutSecs: 25 },
   };
-  await dataSource.getRepository(Call).update(call.id, { agentSettings: call.agentSettings });
+  await saveAgentSettings(dataSource, call.id, call.agentSettings);
   return call;
 }

@@ -24,7 +24,7 @@ describe('decide a transfer', () => {
     dataSource = calls.get(DataSource);
     calls.peers.answer('voice.session.transfer_outcome', (request) => {
       toldVoice.push(request);
-      return { ok: true };
+      return { accepted: true };
     });
   });
 

@@ -10,7 +10,12 @@ import { Call } from '../../../calls/entities/call.entity';
 import { CallSession } from '../../../calls/entities/call-session.entity';
 import { CallsConfig } from '../../../config/calls.config';
 import { FakeSandboxCarrier } from '../../../testing/fake-sandbox-carrier';
-import { saveSandboxCall, startCallsOnSandbox, storedCall } from '../../../testing/sandbox-calls';
+import {
+  saveAgentSettings,
+  saveSandboxCall,
+  startCallsOnSandbox,
+  storedCall,
+} from '../../../testing/sandbox-calls';
 
 describe('hand off a call', () => {
   let calls: IntegrationApp<CallsConfig>;
@@ -50,7 +55,7 @@ describe('hand off a call', () => {
         },
       ],
     };
-    await dataSource.getRepository(Call).update(call.id, { agentSettings: call.agentSettings });
+    await saveAgentSettings(dataSource, call.id, call.agentSettings);
     return call;
   }
 

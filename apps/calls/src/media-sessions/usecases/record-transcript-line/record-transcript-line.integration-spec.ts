@@ -47,6 +47,7 @@ describe('record a transcript line', () => {
       atMs: 3200,
       callSeconds: 4,
       latency: {
+        endpointing_ms: 250,
         stt_final_ms: 120.4,
         llm_first_token_ms: 300,
         tts_first_byte_ms: 90,
@@ -65,6 +66,7 @@ describe('record a transcript line', () => {
         content: 'This is Maya from support.',
         timestamp: '2026-03-01T10:00:03.200Z',
         latency: {
+          endpointing_ms: 250,
           stt_final_ms: 120,
           llm_first_token_ms: 300,
           tts_first_byte_ms: 90,

@@ -11,7 +11,7 @@ import { ConnectionCredentials } from '../../../telephony/connections/entities/c
 import { CredentialsStore } from '../../../telephony/connections/credentials-store.service';
 import { saveCall, saveConnection } from '../../../testing/call-rows';
 import { FakeSandboxCarrier } from '../../../testing/fake-sandbox-carrier';
-import { saveSandboxCall, startCallsOnSandbox } from '../../../testing/sandbox-calls';
+import { saveAgentSettings, saveSandboxCall, startCallsOnSandbox } from '../../../testing/sandbox-calls';
 
 describe('send digits', () => {
   let calls: IntegrationApp<CallsConfig>;
@@ -47,7 +47,7 @@ describe('send digits', () => {
       .getRepository(ConnectionCredentials)
       .insert({ connectionId, partnerId, accountIdMasked: 'MA…ID', sealed });
     const call = await saveCall(dataSource, { partnerId, connectionId, provider: 'carrier_a', status });
-    await dataSource.getRepository(Call).update(call.id, { agentSettings: agentWith(call, true) });
+    await saveAgentSettings(dataSource, call.id, agentWith(call, true));
     return call;
   }
 
@@ -84,7 +84,7 @@ describe('send digits', () => {
 
   it('answers false on a carrier without the request (the sandbox line)', async () => {
     const call = await saveSandboxCall(dataSource);
-    await dataSource.getRepository(Call).update(call.id, { agentSettings: agentWith(call, true) });
+    await saveAgentSettings(dataSource, call.id, agentWith(call, true));
 
     expect(await calls.send('calls.voice.send_dtmf', null, { callId: call.id, digits: '5' })).toEqual({
       sent: false,
@@ -94,7 +94,7 @@ describe('send digits', () => {
 
   it('refuses an agent without the tool, keys outside the set, and another partner’s call', async () => {
     const call = await carrierACall();
-    await dataSource.getRepository(Call).update(call.id, { agentSettings: agentWith(call, false) });
+    await saveAgentSettings(dataSource, call.id, agentWith(call, false));
     const before = carrierA.requests.length;
 
     await expect(

@@ -9,7 +9,12 @@ import { IntegrationApp } from '@vap/testing/integration';
 import { Call } from '../../../calls/entities/call.entity';
 import { CallsConfig } from '../../../config/calls.config';
 import { FakeSandboxCarrier } from '../../../testing/fake-sandbox-carrier';
-import { saveSandboxCall, startCallsOnSandbox, storedCall } from '../../../testing/sandbox-calls';
+import {
+  saveAgentSettings,
+  saveSandboxCall,
+  startCallsOnSandbox,
+  storedCall,
+} from '../../../testing/sandbox-calls';
 
 const HUMAN = '+14155550123';
 
@@ -32,7 +37,7 @@ describe('transfer a call', () => {
   async function transferableCall(fields: Partial<Call> = {}): Promise<Call> {
     const call = await saveSandboxCall(dataSource, fields);
     call.agentSettings = { ...call.agentSettings, transferEnabled: true, transferNumber: HUMAN };
-    await dataSource.getRepository(Call).update(call.id, { agentSettings: call.agentSettings });
+    await saveAgentSettings(dataSource, call.id, call.agentSettings);
     return call;
   }
 
