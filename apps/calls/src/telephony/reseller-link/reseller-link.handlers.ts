@@ -6,25 +6,31 @@ import {
 } from '@vap/api';
 import { Subjects } from '@vap/messages';
 import { Command, Data, PartnerId } from '@vap/messaging';
-import { ResellerLinkService } from './reseller-link.service';
+import { CreateResellerLinkConnection } from './usecases/create-reseller-link-connection/create-reseller-link-connection.usecase';
+import { DeactivateResellerLinkConnection } from './usecases/deactivate-reseller-link-connection/deactivate-reseller-link-connection.usecase';
+import { GetCallRouting } from './usecases/get-call-routing/get-call-routing.usecase';
 
 /** NATS commands of the reseller link; connection management comes from the operator API. */
 @Controller()
 export class ResellerLinkHandlers {
-  constructor(private readonly resellerLink: ResellerLinkService) {}
+  constructor(
+    private readonly createConnection: CreateResellerLinkConnection,
+    private readonly deactivateConnection: DeactivateResellerLinkConnection,
+    private readonly getCallRouting: GetCallRouting,
+  ) {}
 
   @Command(Subjects.calls.resellerLinkConnectionCreate)
   create(@Data() data: CreateResellerLinkConnectionDto, @PartnerId() partnerId: string) {
-    return this.resellerLink.createConnection(partnerId, data);
+    return this.createConnection.execute(partnerId, data);
   }
 
   @Command(Subjects.calls.resellerLinkConnectionDeactivate)
   deactivate(@Data() { connectionId }: ResellerLinkDeactivateRequest, @PartnerId() partnerId: string) {
-    return this.resellerLink.deactivateConnection(partnerId, connectionId);
+    return this.deactivateConnection.execute(partnerId, connectionId);
   }
 
   @Command(Subjects.calls.resellerLinkCallRouting)
   callRouting(@Data() query: ResellerCallRoutingQueryDto, @PartnerId() partnerId: string) {
-    return this.resellerLink.callRouting(partnerId, query);
+    return this.getCallRouting.execute(partnerId, query);
   }
 }
