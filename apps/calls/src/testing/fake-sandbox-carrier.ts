@@ -1,9 +1,8 @@
 // A carrier's REST API as the calls service uses it, outside the platform: the sandbox carrier (carrier_b's shape,
 // SANDBOX_CARRIER_URL) or carrier_a (CARRIER_A_BASE_URL). It answers every request and records it, so a spec can
 // assert what the service asked the carrier.
-import { once } from 'node:events';
-import { createServer, Server, ServerResponse } from 'node:http';
-import { AddressInfo } from 'node:net';
+import { IncomingMessage, ServerResponse } from 'node:http';
+import { readBody, sendJson, startFakeServer, StartedFakeServer } from '@vap/testing';
 
 /** The sandbox account's auth token the specs give the calls service (SANDBOX_AUTH_TOKEN). */
 export const SANDBOX_TOKEN = 'sandbox-token-of-the-fake-carrier-0001';
@@ -41,14 +40,12 @@ export class FakeSandboxCarrier {
   /** Call ids the carrier answers 404 for, in any path naming them (a call it no longer knows). */
   readonly gone = new Set<string>();
   private placed = 0;
-  private readonly server: Server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (chunk: Buffer) => (body += chunk.toString()));
-    req.on('end', () => void this.answer(req.method ?? 'GET', req.url ?? '', body, res));
-  });
+  private started?: StartedFakeServer;
 
-  private async answer(method: string, url: string, body: string, res: ServerResponse): Promise<void> {
-    const path = url.replace(/^.*\/Accounts?\/[^/]+/, '');
+  private async answer(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const method = req.method ?? 'GET';
+    const body = (await readBody(req)).toString('utf8');
+    const path = (req.url ?? '').replace(/^.*\/Accounts?\/[^/]+/, '');
     if (method === 'POST' && path === '/SimulatedInboundCalls.json') {
       const form = new URLSearchParams(body);
       const sid = `CAin${++this.placed}`;
@@ -72,14 +69,13 @@ export class FakeSandboxCarrier {
     this.requests.push({ method, path, form: new URLSearchParams(body), body, sid });
     const named = path.split(/\/|\.json/).map(decodeURIComponent);
     const status = placing ? 201 : named.some((id) => this.gone.has(id)) ? 404 : 200;
-    res.writeHead(status, { 'content-type': 'application/json' });
-    res.end(JSON.stringify(sid ? { sid } : method === 'GET' ? this.describe(path) : {}));
+    sendJson(res, status, sid ? { sid } : method === 'GET' ? this.describe(path) : {});
   }
 
+  /** Starts the fake; answers its base URL (SANDBOX_CARRIER_URL, CARRIER_A_BASE_URL). */
   async listen(): Promise<string> {
-    this.server.listen(0, '127.0.0.1');
-    await once(this.server, 'listening');
-    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+    this.started = await startFakeServer({ request: (req, res) => this.answer(req, res) });
+    return this.started.url;
   }
 
   /** The listing of the account's calls to and from the numbers asked, or one call's resource. */
@@ -102,7 +98,7 @@ export class FakeSandboxCarrier {
     return this.requests.filter((r) => r.path === `/Calls/${encodeURIComponent(sid)}.json`);
   }
 
-  close(): Promise<void> {
-    return new Promise((resolve) => this.server.close(() => resolve()));
+  async close(): Promise<void> {
+    await this.started?.close();
   }
 }

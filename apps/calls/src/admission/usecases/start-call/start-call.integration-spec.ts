@@ -1,9 +1,6 @@
 // Starting a call in the running calls module: the agents service is a fake peer answering the agent the call
 // copies, and the carrier is a fake of the sandbox line's carrier_b REST API (SANDBOX_CARRIER_URL), outside the
 // platform. The call is admitted, stored with its agent's snapshot, dialled once, and its status published.
-import { once } from 'node:events';
-import { createServer, Server } from 'node:http';
-import { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import {
@@ -15,7 +12,8 @@ import {
 } from '@vap/messages';
 import { IntegrationApp } from '@vap/testing/integration';
 import { CallsConfig } from '../../../config/calls.config';
-import { startCalls } from '../../../testing/calls-integration';
+import { FakeSandboxCarrier } from '../../../testing/fake-sandbox-carrier';
+import { startCallsOnSandbox } from '../../../testing/sandbox-calls';
 
 const SNAPSHOT: AgentSnapshot = {
   version: AGENT_SNAPSHOT_VERSION,
@@ -45,42 +43,12 @@ const SNAPSHOT: AgentSnapshot = {
   extractionEnabled: false,
 };
 
-/** The sandbox carrier's REST API as the platform uses it: it places every call asked and records the forms. */
-class FakeCarrier {
-  readonly placed: URLSearchParams[] = [];
-  private readonly server: Server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (chunk: Buffer) => (body += chunk.toString()));
-    req.on('end', () => {
-      const placing = req.method === 'POST' && req.url?.endsWith('/Calls.json');
-      if (placing) this.placed.push(new URLSearchParams(body));
-      res.writeHead(placing ? 201 : 200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify(placing ? { sid: `CA${this.placed.length}` } : {}));
-    });
-  });
-
-  async listen(): Promise<string> {
-    this.server.listen(0, '127.0.0.1');
-    await once(this.server, 'listening');
-    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
-  }
-
-  close(): Promise<void> {
-    return new Promise((resolve) => this.server.close(() => resolve()));
-  }
-}
-
 describe('start a call', () => {
   let calls: IntegrationApp<CallsConfig>;
-  const carrier = new FakeCarrier();
+  const carrier = new FakeSandboxCarrier();
 
   beforeAll(async () => {
-    calls = await startCalls({
-      env: {
-        SANDBOX_CARRIER_URL: await carrier.listen(),
-        SANDBOX_AUTH_TOKEN: 'sandbox-token-of-the-fake-carrier-0001',
-      },
-    });
+    calls = await startCallsOnSandbox(carrier);
   });
 
   afterAll(async () => {
@@ -118,8 +86,9 @@ describe('start a call', () => {
       partnerId: partner.id,
       data: { id: agentId },
     });
-    expect(carrier.placed).toHaveLength(1);
-    expect(carrier.placed[0].get('To')).toBe('+919812345678');
+    const placed = carrier.requests.filter((r) => r.method === 'POST' && r.path === '/Calls.json');
+    expect(placed).toHaveLength(1);
+    expect(placed[0].form.get('To')).toBe('+919812345678');
     const [row] = (await calls.get(DataSource).query(
       `SELECT partner_id, agent_id, project_id, provider, provider_call_id, status, agent_settings
            FROM calls.calls WHERE id = $1`,
@@ -130,7 +99,7 @@ describe('start a call', () => {
       agent_id: agentId,
       project_id: projectId,
       provider: 'sandbox',
-      provider_call_id: 'CA1',
+      provider_call_id: placed[0].sid,
       agent_settings: expect.objectContaining({ prompt: 'You help.', maxCallDurationSecs: 300 }),
     });
     const published = await calls.waitForEvent<CallStatusUpdatedData>(
