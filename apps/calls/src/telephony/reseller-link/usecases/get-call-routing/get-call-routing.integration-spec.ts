@@ -2,11 +2,9 @@
 // API on this machine, outside the platform (private networks allowed, as in development). The records come
 // back as the contract has them, read with the connection's key; a broken answer is a downstream error, and
 // an account with several active connections must name one.
-import { once } from 'node:events';
-import { createServer, Server } from 'node:http';
-import { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { ErrorCode } from '@vap/messages';
+import { sendJson, startFakeServer, StartedFakeServer } from '@vap/testing';
 import { IntegrationApp } from '@vap/testing/integration';
 import { CallsConfig } from '../../../../config/calls.config';
 import { startCalls } from '../../../../testing/calls-integration';
@@ -32,20 +30,21 @@ const RECORD = {
 class FakeReseller {
   key = '';
   body: unknown = { data: [] };
-  private readonly server: Server = createServer((req, res) => {
-    const allowed = req.url === '/call-routing' && req.headers.authorization === `Bearer ${this.key}`;
-    res.writeHead(allowed ? 200 : 401, { 'content-type': 'application/json' });
-    res.end(allowed ? JSON.stringify(this.body) : '{}');
-  });
+  private started?: StartedFakeServer;
 
   async listen(): Promise<string> {
-    this.server.listen(0, '127.0.0.1');
-    await once(this.server, 'listening');
-    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+    this.started = await startFakeServer({
+      request: (req, res, url) => {
+        const allowed =
+          url.pathname === '/call-routing' && req.headers.authorization === `Bearer ${this.key}`;
+        sendJson(res, allowed ? 200 : 401, allowed ? this.body : {});
+      },
+    });
+    return this.started.url;
   }
 
-  close(): Promise<void> {
-    return new Promise((resolve) => this.server.close(() => resolve()));
+  async close(): Promise<void> {
+    await this.started?.close();
   }
 }
 

@@ -1,11 +1,9 @@
 // Testing a telephony connection in the running calls module: the carrier is a fake of carrier_b's REST API
 // (CARRIER_B_BASE_URL), outside the platform, answering the account read with the status a case sets. The
 // sandbox is always ok; the carrier's answer gives ok or the failure's reason; no call is placed.
-import { once } from 'node:events';
-import { createServer, Server } from 'node:http';
-import { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { ErrorCode } from '@vap/messages';
+import { sendJson, startFakeServer, StartedFakeServer } from '@vap/testing';
 import { IntegrationApp } from '@vap/testing/integration';
 import { CallsConfig } from '../../../../config/calls.config';
 import { startCalls } from '../../../../testing/calls-integration';
@@ -14,20 +12,20 @@ import { startCalls } from '../../../../testing/calls-integration';
 class FakeCarrierAccount {
   status = 200;
   readonly asked: string[] = [];
-  private readonly server: Server = createServer((req, res) => {
-    this.asked.push(`${req.method} ${req.url}`);
-    res.writeHead(this.status, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ status: 'active' }));
-  });
+  private started?: StartedFakeServer;
 
   async listen(): Promise<string> {
-    this.server.listen(0, '127.0.0.1');
-    await once(this.server, 'listening');
-    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+    this.started = await startFakeServer({
+      request: (req, res) => {
+        this.asked.push(`${req.method} ${req.url}`);
+        sendJson(res, this.status, { status: 'active' });
+      },
+    });
+    return this.started.url;
   }
 
-  close(): Promise<void> {
-    return new Promise((resolve) => this.server.close(() => resolve()));
+  async close(): Promise<void> {
+    await this.started?.close();
   }
 }
 
