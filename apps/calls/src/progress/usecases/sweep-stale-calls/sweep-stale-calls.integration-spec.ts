@@ -1,13 +1,17 @@
 // The stale-call sweep in the calls service as it runs: its own module on its own database and NATS prefix,
 // time moved by the manual clock instead of waited for. A call older than its limit fails through the progress
-// path and its end is published; a call still inside its limit is left alone.
+// path and its end is published; a call still inside its limit is left alone. A call started through the command
+// on a carrier (a fake of the sandbox line's REST API) that never reports a final status is ended at its agent's
+// max duration, its session reported and its concurrency slot freed.
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { CallStatusUpdatedData, DomainEvents } from '@vap/messages';
+import { CallStatusUpdatedData, DomainEvents, ErrorCode, SessionCompletedData } from '@vap/messages';
 import { IntegrationApp } from '@vap/testing/integration';
 import { CallsConfig } from '../../../config/calls.config';
 import { saveCall, saveConnection } from '../../../testing/call-rows';
-import { startCalls } from '../../../testing/calls-integration';
+import { FakeSandboxCarrier } from '../../../testing/fake-sandbox-carrier';
+import { startCallsOnSandbox } from '../../../testing/sandbox-calls';
+import { approvedPartner, SPEC_SNAPSHOT } from '../../../testing/spec-partners';
 import { StaleCallSweeper } from './stale-call-sweeper.service';
 
 const UNCAPPED_SECS = 600;
@@ -16,9 +20,10 @@ const GRACE_SECS = 60;
 describe('sweep stale calls', () => {
   let calls: IntegrationApp<CallsConfig>;
   let dataSource: DataSource;
+  const carrier = new FakeSandboxCarrier();
 
   beforeAll(async () => {
-    calls = await startCalls({
+    calls = await startCallsOnSandbox(carrier, {
       env: {
         STALE_CALL_UNCAPPED_SECS: String(UNCAPPED_SECS),
         STALE_CALL_GRACE_SECS: String(GRACE_SECS),
@@ -29,17 +34,21 @@ describe('sweep stale calls', () => {
     dataSource = calls.get(DataSource);
   });
 
-  afterAll(() => calls?.stop());
+  afterAll(async () => {
+    await calls?.stop();
+    await carrier.close();
+  });
+
+  /** Dates the call's creation at the manual clock's now (the row's default is the wall clock's). */
+  const createdNow = (id: string) =>
+    dataSource.query(`UPDATE calls.calls SET created_at = $2 WHERE id = $1`, [id, calls.clock.now()]);
 
   /** A live carrier_b call created at the manual clock's now. */
   async function callCreatedNow(): Promise<string> {
     const partnerId = randomUUID();
     const connectionId = await saveConnection(dataSource, partnerId, 'carrier_b');
     const call = await saveCall(dataSource, { partnerId, connectionId, provider: 'carrier_b' });
-    await dataSource.query(`UPDATE calls.calls SET created_at = $2 WHERE id = $1`, [
-      call.id,
-      calls.clock.now(),
-    ]);
+    await createdNow(call.id);
     return call.id;
   }
 
@@ -73,5 +82,53 @@ describe('sweep stale calls', () => {
         (e) => (e.event.data as CallStatusUpdatedData).call_id === fresh,
       ),
     ).toEqual([]);
+  });
+
+  it('fails a started call the carrier never finishes at its agent max duration, reports its session and frees its slot', async () => {
+    const sweeper = calls.get(StaleCallSweeper);
+    const maxCallDurationSecs = 60;
+    calls.peers.answer('agents.agent.for_call', ({ id }) => ({
+      id,
+      name: 'Support',
+      projectId: randomUUID(),
+      snapshot: { ...SPEC_SNAPSHOT, maxCallDurationSecs },
+    }));
+    const partner = approvedPartner({ concurrencyLimit: 1 });
+    const start = () =>
+      calls.send('calls.call.start', partner, { agent_id: randomUUID(), to_number: '+919812345678' });
+    const { call: started } = await start();
+    await createdNow(started.call_id);
+    await expect(start()).rejects.toMatchObject({ code: ErrorCode.LIMIT_REACHED });
+
+    // Just inside the agent's limit and the grace the call stays live; past them it ends.
+    calls.clock.advance((maxCallDurationSecs + GRACE_SECS) * 1000 - 1000);
+    await sweeper.sweep();
+    expect((await statusOf(started.call_id)).status).toBe('pending');
+    calls.clock.advance(2000);
+    await sweeper.sweep();
+
+    await calls.waitForEvent<SessionCompletedData>(
+      DomainEvents.sessionCompleted,
+      (e) => e.data.call_id === started.call_id,
+    );
+    const call = await calls.send('calls.call.get', partner, { id: started.call_id });
+    expect(call).toMatchObject({
+      status: 'failed',
+      disposition: 'failed',
+      hangup_source: 'system',
+      hangup_cause: 'NO_FINAL_STATUS',
+      error_message: 'The carrier reported no final status in time',
+      duration_seconds: 0,
+    });
+    expect(Date.parse(call.ended_at!) - Date.parse(call.created_at)).toBeGreaterThanOrEqual(
+      maxCallDurationSecs * 1000,
+    );
+    expect(call.session).toMatchObject({ processing_complete: true, status: 'failed', transcript: null });
+    const ended = await calls.waitForEvent<CallStatusUpdatedData>(
+      DomainEvents.callStatusUpdated,
+      (e) => e.data.call_id === started.call_id && e.data.terminal,
+    );
+    expect(ended.data).toMatchObject({ concurrency_released: true });
+    expect((await start()).replayed).toBe(false);
   });
 });
