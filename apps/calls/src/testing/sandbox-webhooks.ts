@@ -30,3 +30,24 @@ export function inboundWebhook(
     rawBodyBase64: Buffer.from(body.toString()).toString('base64'),
   };
 }
+
+/** A callback of a sandbox call the platform placed: `form` posted to `url` (a StatusCallback the carrier was given), signed. */
+export function callWebhook(url: string, form: Record<string, string>): CarrierCallbackIngest {
+  const { pathname, search } = new URL(url);
+  const [, callId, event] = /\/callbacks\/sandbox\/([^/]+)\/([^/]+)$/.exec(pathname) ?? [];
+  const body = new URLSearchParams(form);
+  const params = new Map([...body.keys()].map((name) => [name, body.getAll(name)]));
+  return {
+    provider: 'sandbox',
+    callId,
+    event: decodeURIComponent(event),
+    method: 'POST',
+    url,
+    path: pathname + search,
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      [CARRIER_B_SIGNATURE_HEADER]: carrierBSignature(SANDBOX_TOKEN, url, params),
+    },
+    rawBodyBase64: Buffer.from(body.toString()).toString('base64'),
+  };
+}
