@@ -39,6 +39,8 @@ export class FakeSandboxCarrier {
   readonly known = new Map<string, CarrierCallRecord>();
   /** Call ids the carrier answers 404 for, in any path naming them (a call it no longer knows). */
   readonly gone = new Set<string>();
+  /** While set, a call placement is recorded at once but answered only when it settles (a carrier slow to dial). */
+  placementHeld?: Promise<void>;
   private placed = 0;
   private started?: StartedFakeServer;
 
@@ -67,6 +69,7 @@ export class FakeSandboxCarrier {
     const placing = method === 'POST' && path === '/Calls.json';
     const sid = placing ? `CAleg${++this.placed}` : undefined;
     this.requests.push({ method, path, form: new URLSearchParams(body), body, sid });
+    if (placing) await this.placementHeld;
     const named = path.split(/\/|\.json/).map(decodeURIComponent);
     const status = placing ? 201 : named.some((id) => this.gone.has(id)) ? 404 : 200;
     sendJson(res, status, sid ? { sid } : method === 'GET' ? this.describe(path) : {});
