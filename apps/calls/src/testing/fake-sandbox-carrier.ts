@@ -17,6 +17,8 @@ export interface CarrierRequest {
   body: string;
   /** The sid the carrier gave a call it placed. */
   sid?: string;
+  /** The Authorization header the request came with. */
+  authorization?: string;
 }
 
 /** A call as the carrier's Call resource describes it (carrier_b's fields). */
@@ -68,7 +70,14 @@ export class FakeSandboxCarrier {
     }
     const placing = method === 'POST' && path === '/Calls.json';
     const sid = placing ? `CAleg${++this.placed}` : undefined;
-    this.requests.push({ method, path, form: new URLSearchParams(body), body, sid });
+    this.requests.push({
+      method,
+      path,
+      form: new URLSearchParams(body),
+      body,
+      sid,
+      authorization: req.headers.authorization,
+    });
     if (placing) await this.placementHeld;
     const named = path.split(/\/|\.json/).map(decodeURIComponent);
     const status = placing ? 201 : named.some((id) => this.gone.has(id)) ? 404 : 200;

@@ -1,4 +1,4 @@
-// Webhooks of the sandbox carrier as the gateway forwards them to the calls service
+// Webhooks of the sandbox carrier (and carrier_b, whose shape it has) as the gateway forwards them to the calls service
 // (calls.inbound_callback.ingest): carrier_b's form, signed with the sandbox account's token over the URL the
 // platform handed out.
 import { CarrierCallbackIngest } from '@vap/messages';
@@ -31,14 +31,21 @@ export function inboundWebhook(
   };
 }
 
-/** A callback of a sandbox call the platform placed: `form` posted to `url` (a StatusCallback the carrier was given), signed. */
-export function callWebhook(url: string, form: Record<string, string>): CarrierCallbackIngest {
+/**
+ * A callback of a call the platform placed on the sandbox line or a carrier_b account: `form` posted to `url` (a
+ * StatusCallback the carrier was given), signed with the account's token (the sandbox account's unless given).
+ */
+export function callWebhook(
+  url: string,
+  form: Record<string, string>,
+  token = SANDBOX_TOKEN,
+): CarrierCallbackIngest {
   const { pathname, search } = new URL(url);
-  const [, callId, event] = /\/callbacks\/sandbox\/([^/]+)\/([^/]+)$/.exec(pathname) ?? [];
+  const [, provider, callId, event] = /\/callbacks\/([^/]+)\/([^/]+)\/([^/]+)$/.exec(pathname) ?? [];
   const body = new URLSearchParams(form);
   const params = new Map([...body.keys()].map((name) => [name, body.getAll(name)]));
   return {
-    provider: 'sandbox',
+    provider,
     callId,
     event: decodeURIComponent(event),
     method: 'POST',
@@ -46,7 +53,7 @@ export function callWebhook(url: string, form: Record<string, string>): CarrierC
     path: pathname + search,
     headers: {
       'content-type': 'application/x-www-form-urlencoded',
-      [CARRIER_B_SIGNATURE_HEADER]: carrierBSignature(SANDBOX_TOKEN, url, params),
+      [CARRIER_B_SIGNATURE_HEADER]: carrierBSignature(token, url, params),
     },
     rawBodyBase64: Buffer.from(body.toString()).toString('base64'),
   };
