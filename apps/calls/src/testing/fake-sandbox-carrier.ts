@@ -43,6 +43,8 @@ export class FakeSandboxCarrier {
   readonly gone = new Set<string>();
   /** While set, a call placement is recorded at once but answered only when it settles (a carrier slow to dial). */
   placementHeld?: Promise<void>;
+  /** While set, a call placement is answered with this error status and no call is placed. */
+  placementRefused?: number;
   private placed = 0;
   private started?: StartedFakeServer;
 
@@ -68,7 +70,8 @@ export class FakeSandboxCarrier {
       res.end(JSON.stringify(ok ? { sid } : { message: 'the inbound webhook was refused' }));
       return;
     }
-    const placing = method === 'POST' && path === '/Calls.json';
+    const refused = method === 'POST' && path === '/Calls.json' ? this.placementRefused : undefined;
+    const placing = method === 'POST' && path === '/Calls.json' && !refused;
     const sid = placing ? `CAleg${++this.placed}` : undefined;
     this.requests.push({
       method,
@@ -79,6 +82,10 @@ export class FakeSandboxCarrier {
       authorization: req.headers.authorization,
     });
     if (placing) await this.placementHeld;
+    if (refused) {
+      sendJson(res, refused, { message: 'the carrier could not place the call' });
+      return;
+    }
     const named = path.split(/\/|\.json/).map(decodeURIComponent);
     const status = placing ? 201 : named.some((id) => this.gone.has(id)) ? 404 : 200;
     sendJson(res, status, sid ? { sid } : method === 'GET' ? this.describe(path) : {});
