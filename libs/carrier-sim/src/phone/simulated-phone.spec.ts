@@ -314,6 +314,29 @@ describe('SimulatedPhone against a media plane', () => {
     });
   });
 
+  it('asks to hold, then reports the carrier hold on and, 20 s of media later, off (outcome 06)', async () => {
+    const holds: { phase: string; durationSecs: number | null; mediaCount: number }[] = [];
+    const answered = nextAgent;
+    dial(
+      calleeScript('hold', {
+        hold: async (phase, durationSecs) => {
+          holds.push({ phase, durationSecs, mediaCount: (await answered).mediaCount() });
+        },
+      }),
+    );
+    const agent = await answered;
+    await agent.until(() => agent.mediaCount() >= 1);
+    await agent.say(INTRO, 'intro');
+    await agent.until(() => holds.length === 2);
+    expect(holds.map(({ phase, durationSecs }) => [phase, durationSecs])).toEqual([
+      ['start', null],
+      ['end', 20],
+    ]);
+    // 20 s on hold is 1,000 media frames of 20 ms between the two reports.
+    expect(holds[1].mediaCount - holds[0].mediaCount).toBeGreaterThanOrEqual(990);
+    expect(linesIn(agent.media())).toEqual([CalleeLines.holdRequest]);
+  });
+
   it('hangs up by itself after the intro without a word (outcome 05)', async () => {
     const { ended } = dial(calleeScript('hangup_no_speech', { hold: async () => undefined }));
     const agent = await nextAgent;
