@@ -43,6 +43,11 @@ export class FakeSandboxCarrier {
   readonly gone = new Set<string>();
   /** While set, a call placement is recorded at once but answered only when it settles (a carrier slow to dial). */
   placementHeld?: Promise<void>;
+  /**
+   * carrier_a's records of ended calls by CallUUID (GET /Call/{uuid}/, its fields as carrier_a names them); a
+   * call listed here is not live (GET /Call/{uuid}/?status=live answers 404).
+   */
+  readonly carrierARecords = new Map<string, Record<string, unknown>>();
   /** While set, a call placement is answered with this error status and no call is placed. */
   placementRefused?: number;
   private placed = 0;
@@ -70,9 +75,15 @@ export class FakeSandboxCarrier {
       res.end(JSON.stringify(ok ? { sid } : { message: 'the inbound webhook was refused' }));
       return;
     }
-    const refused = method === 'POST' && path === '/Calls.json' ? this.placementRefused : undefined;
-    const placing = method === 'POST' && path === '/Calls.json' && !refused;
-    const sid = placing ? `CAleg${++this.placed}` : undefined;
+    // carrier_b places with POST /Calls.json (its sid), carrier_a with POST /Call/ (its request_uuid).
+    const placement = method === 'POST' && (path === '/Calls.json' || path === '/Call/');
+    const refused = placement ? this.placementRefused : undefined;
+    const placing = placement && !refused;
+    const sid = placing
+      ? path === '/Call/'
+        ? `a0000000-0000-4000-8000-${String(++this.placed).padStart(12, '0')}`
+        : `CAleg${++this.placed}`
+      : undefined;
     this.requests.push({
       method,
       path,
@@ -84,6 +95,16 @@ export class FakeSandboxCarrier {
     if (placing) await this.placementHeld;
     if (refused) {
       sendJson(res, refused, { message: 'the carrier could not place the call' });
+      return;
+    }
+    if (sid && path === '/Call/') {
+      sendJson(res, 201, { request_uuid: sid, message: 'call fired' });
+      return;
+    }
+    const recordA = /^\/Call\/([^/?]+)\/(\?status=live)?$/.exec(path);
+    if (method === 'GET' && recordA && this.carrierARecords.has(recordA[1])) {
+      const live = Boolean(recordA[2]);
+      sendJson(res, live ? 404 : 200, live ? { error: 'not found' } : this.carrierARecords.get(recordA[1]));
       return;
     }
     const named = path.split(/\/|\.json/).map(decodeURIComponent);
