@@ -35,9 +35,13 @@ function moduleBoundaries({ testCode }) {
       enforceBuildableLibDependency: false,
       allow: [],
       depConstraints: [
-        { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:lib', ...testing] },
-        // The carrier simulator (type:simulator) reaches only the simulator app and the e2e fakes, never a
-        // platform app: the platform meets it from the outside, as any carrier.
+        // The carrier simulator (type:simulator) reaches only the simulator app, the e2e fakes and an app's test
+        // code (the voice integration specs' carrier), never a platform app's own code: the platform meets it
+        // from the outside, as any carrier.
+        {
+          sourceTag: 'type:app',
+          onlyDependOnLibsWithTags: ['type:lib', ...testing, ...(testCode ? ['type:simulator'] : [])],
+        },
         {
           sourceTag: 'type:simulator-app',
           onlyDependOnLibsWithTags: ['type:lib', 'type:simulator', ...testing],

@@ -16,6 +16,8 @@ export const voiceService: IntegrationAppDefinition<VoiceConfig> = {
     STT_PROVIDER: 'offline',
     TTS_PROVIDER: 'offline',
   },
+  // The stream URLs the calls service gives carriers name the media plane's own address.
+  httpEnv: (url) => ({ MEDIA_PUBLIC_URL: url }),
 };
 
 export const startVoice = (options?: IntegrationAppOptions): Promise<IntegrationApp<VoiceConfig>> =>

@@ -1,6 +1,7 @@
 import { DynamicModule, INestApplication, Logger, LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { randomBytes, randomUUID } from 'node:crypto';
+import { AddressInfo, createServer } from 'node:net';
 import { CommandReply, CommandRequest, CommandSubject, DomainEvent } from '@vap/messages';
 import {
   decodeJson,
@@ -33,6 +34,8 @@ export type IntegrationAppDefinition<C extends BaseServiceConfig> = Pick<
 > & {
   /** Settings the app requires that a spec does not care about (public URLs, keys). */
   env?: Record<string, string>;
+  /** Settings that name the app's own HTTP address, when a spec has it listen (voice: MEDIA_PUBLIC_URL). */
+  httpEnv?: (url: string) => Record<string, string>;
 };
 
 export interface IntegrationAppOptions {
@@ -40,6 +43,11 @@ export interface IntegrationAppOptions {
   env?: Record<string, string>;
   /** Where the manual clock starts (default: now). */
   clockStart?: Date;
+  /**
+   * Listen on HTTP on a free port of 127.0.0.1, as bootstrapService listens (for what is served on the HTTP
+   * server itself: voice's media WebSockets, /metrics, /health); `url` is then its address.
+   */
+  http?: boolean;
 }
 
 /** An event the app published, as its JetStream stream holds it. */
@@ -61,6 +69,8 @@ export class IntegrationApp<C extends BaseServiceConfig> {
     readonly peers: FakePeers,
     readonly db: TestDatabase | null,
     readonly prefix: string,
+    /** The app's HTTP address when started with `http`, else null. */
+    readonly url: string | null,
     private readonly peerNats: NatsConnectionService,
     private readonly client: RpcClient,
   ) {}
@@ -86,10 +96,13 @@ export class IntegrationApp<C extends BaseServiceConfig> {
     const cleanups: (() => Promise<unknown>)[] = [];
     if (db) cleanups.push(() => db.drop());
     try {
+      const port = options.http ? await freePort() : null;
+      const url = port === null ? null : `http://127.0.0.1:${port}`;
       const configs = validateConfigs([def.configClass, ...(def.settings ?? [])], {
         NODE_ENV: 'test',
         LOG_LEVEL: 'error',
         ...def.env,
+        ...(url ? def.httpEnv?.(url) : {}),
         ...options.env,
         ...(db ? { DATABASE_URL: db.url } : {}),
         NATS_URL,
@@ -113,8 +126,9 @@ export class IntegrationApp<C extends BaseServiceConfig> {
       await peers.start();
       cleanups.unshift(() => peers.stop());
       const app = await createApp(def, config, configs, clock, (a) => cleanups.unshift(() => a.close()));
+      if (port !== null) await app.listen(port, '127.0.0.1');
       const client = new RpcClient(peerNats, { serviceName: 'peers', url: NATS_URL, requestTimeoutMs: 5000 });
-      return new IntegrationApp(def, app, config, configs, clock, peers, db, prefix, peerNats, client);
+      return new IntegrationApp(def, app, config, configs, clock, peers, db, prefix, url, peerNats, client);
     } catch (err) {
       for (const cleanup of cleanups) await cleanup().catch(() => undefined);
       throw err;
@@ -262,6 +276,18 @@ function withClock(module: DynamicModule, clock: ManualClock): DynamicModule {
   if (replaced !== 1)
     throw new Error(`expected the app module to import serviceCoreModules' ClockModule once`);
   return { ...module, imports };
+}
+
+/** A port of 127.0.0.1 free right now: the app's settings name its address before it listens. */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', resolve);
+  });
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
 }
 
 function logLevels(): LogLevel[] | false {
