@@ -1,8 +1,9 @@
 // Billing that cannot be evaded or lost: a platform of its own (own database and NATS subject prefix)
-// whose carriers are the local fake carrier, with a fast stale-call sweeper, carrier reconciliation and
-// billing reconciler, so the slow paths run within a test. Forged or understated final callbacks, on carrier_a
+// whose carriers are the local fake carrier, with fast carrier reconciliation and billing reconciler, so the
+// slow paths run within a test. Forged or understated final callbacks, on carrier_a
 // and carrier_b, and a callback the carrier record contradicts, are the calls service's callback-reconciliation
-// integration spec (the charge it fixes is the one session.completed carries here).
+// integration spec (the charge it fixes is the one session.completed carries here); the charge of an answered
+// call the stale sweeper ends is the sweep-stale-calls integration spec.
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import { Platform, waitFor } from '@vap/testing';
@@ -36,8 +37,6 @@ describe('billing that cannot be evaded or lost', () => {
         CARRIER_A_BASE_URL: fake.url,
         CARRIER_B_BASE_URL: fake.url,
         CALL_PRICE_PER_MINUTE_PAISE: String(PRICE_PER_MINUTE_PAISE),
-        STALE_CALL_SWEEP_MS: '500',
-        STALE_CALL_GRACE_SECS: '0',
         CARRIER_RECONCILE_RETRY_MS: '300',
         CARRIER_RECONCILE_MAX_ATTEMPTS: '3',
         BILLING_RECONCILE_INTERVAL_MS: '1000',
@@ -182,24 +181,6 @@ describe('billing that cannot be evaded or lost', () => {
     const metrics = await (await fetch(`${platform.services.calls!.url}/metrics`)).text();
     expect(metrics).toMatch(/vap_carrier_reconciliations_total\{[^}]*outcome="unreconciled"[^}]*\} [1-9]/);
   });
-
-  it('charges an answered call that the stale sweeper ends, once', async () => {
-    const p = await partner(5, 60);
-    const { id, placed } = await start(p, '+14155571301');
-    await answer(placed);
-    const failed = await waitFor(
-      async () => {
-        const c = await getCall(p, id);
-        return c.status === 'failed' ? c : undefined;
-      },
-      { timeoutMs: 90_000, intervalMs: 1000, description: 'the stale call failed by the sweeper' },
-    );
-    expect(failed).toMatchObject({ hangup_cause: 'NO_FINAL_STATUS', hangup_source: 'system' });
-    // Answered until the sweeper ended it, never more than the agent's max duration.
-    expect(failed.bill_duration_seconds).toBeGreaterThanOrEqual(55);
-    expect(failed.bill_duration_seconds).toBeLessThanOrEqual(60);
-    await expectChargedOnce(p, id, paiseFor(failed.bill_duration_seconds));
-  }, 120_000);
 
   it('charges a session whose post-call job failed every attempt (no session.completed), once', async () => {
     const p = await partner(5);

@@ -11,6 +11,7 @@ import { CallsConfig } from '../../../config/calls.config';
 import { saveCall, saveConnection } from '../../../testing/call-rows';
 import { FakeSandboxCarrier } from '../../../testing/fake-sandbox-carrier';
 import { startCallsOnSandbox } from '../../../testing/sandbox-calls';
+import { callWebhook } from '../../../testing/sandbox-webhooks';
 import { approvedPartner, SPEC_SNAPSHOT } from '../../../testing/spec-partners';
 import { StaleCallSweeper } from './stale-call-sweeper.service';
 
@@ -130,5 +131,63 @@ describe('sweep stale calls', () => {
     );
     expect(ended.data).toMatchObject({ concurrency_released: true });
     expect((await start()).replayed).toBe(false);
+  });
+
+  it('bills an answered call it ends for its answered time, never past its agent max duration, once', async () => {
+    const sweeper = calls.get(StaleCallSweeper);
+    const maxCallDurationSecs = 60;
+    calls.peers.answer('agents.agent.for_call', ({ id }) => ({
+      id,
+      name: 'Support',
+      projectId: randomUUID(),
+      snapshot: { ...SPEC_SNAPSHOT, maxCallDurationSecs },
+    }));
+    const partner = approvedPartner();
+    const to = '+919812345613';
+    const { call: started } = await calls.send('calls.call.start', partner, {
+      agent_id: randomUUID(),
+      to_number: to,
+    });
+    await createdNow(started.call_id);
+    const placed = carrier.requests.find((r) => r.path === '/Calls.json' && r.form.get('To') === to)!;
+    // Answered now, by the manual clock; the carrier never reports its end.
+    const answered = await calls.send(
+      'calls.callback.ingest',
+      null,
+      callWebhook(placed.form.get('StatusCallback')!, {
+        CallSid: placed.sid!,
+        CallStatus: 'in-progress',
+        AnsweredBy: 'human',
+        SequenceNumber: '1',
+        Timestamp: calls.clock.now().toUTCString(),
+      }),
+    );
+    expect(answered.status).toBe(200);
+
+    calls.clock.advance((maxCallDurationSecs + GRACE_SECS) * 1000 + 1000);
+    await sweeper.sweep();
+    const completed = await calls.waitForEvent<SessionCompletedData>(
+      DomainEvents.sessionCompleted,
+      (e) => e.data.call_id === started.call_id,
+    );
+    const call = await calls.send('calls.call.get', partner, { id: started.call_id });
+    expect(call).toMatchObject({
+      status: 'failed',
+      hangup_cause: 'NO_FINAL_STATUS',
+      hangup_source: 'system',
+    });
+    // Answered until the sweeper ended it (the grace past the max duration later): billed the max duration.
+    expect(call.bill_duration_seconds).toBe(maxCallDurationSecs);
+    const price = calls.get(CallsConfig).CALL_PRICE_PER_MINUTE_PAISE;
+    expect(completed.data.credits_used_paise).toBe(Math.ceil((call.bill_duration_seconds! * price) / 60));
+    expect(call.session.credits_used).toBe(completed.data.credits_used_paise / 100);
+    // Swept again, the ended call is not ended (or charged) twice.
+    calls.clock.advance(60_000);
+    await sweeper.sweep();
+    expect(
+      (await calls.events(DomainEvents.sessionCompleted)).filter(
+        (e) => (e.event.data as SessionCompletedData).call_id === started.call_id,
+      ),
+    ).toHaveLength(1);
   });
 });
