@@ -48,6 +48,10 @@ export class FakeSandboxCarrier {
    * call listed here is not live (GET /Call/{uuid}/?status=live answers 404).
    */
   readonly carrierARecords = new Map<string, Record<string, unknown>>();
+  /** While set, carrier_b's record of a call (GET /Calls/{sid}.json) is answered only when it settles. */
+  recordHeld?: Promise<void>;
+  /** While set, carrier_b's record of a call is answered with this error status. */
+  recordRefused?: number;
   /** While set, a call placement is answered with this error status and no call is placed. */
   placementRefused?: number;
   private placed = 0;
@@ -100,6 +104,13 @@ export class FakeSandboxCarrier {
     if (sid && path === '/Call/') {
       sendJson(res, 201, { request_uuid: sid, message: 'call fired' });
       return;
+    }
+    if (method === 'GET' && /^\/Calls\/[^/]+\.json$/.test(path)) {
+      await this.recordHeld;
+      if (this.recordRefused) {
+        sendJson(res, this.recordRefused, { message: 'the carrier cannot say now' });
+        return;
+      }
     }
     const recordA = /^\/Call\/([^/?]+)\/(\?status=live)?$/.exec(path);
     if (method === 'GET' && recordA && this.carrierARecords.has(recordA[1])) {

@@ -5,12 +5,14 @@
 // and the charge session.completed carries is priced on what the carrier recorded.
 import { randomUUID } from 'node:crypto';
 import { DomainEvents, ErrorCode, PartnerContext, SessionCompletedData } from '@vap/messages';
+import { waitFor } from '@vap/testing';
 import { IntegrationApp } from '@vap/testing/integration';
 import { CallsConfig } from '../../config/calls.config';
 import { carrierAWebhook } from '../../testing/carrier-a-webhooks';
 import { CarrierRequest, FakeSandboxCarrier } from '../../testing/fake-sandbox-carrier';
 import { startCallsOnSandbox } from '../../testing/sandbox-calls';
 import { callWebhook } from '../../testing/sandbox-webhooks';
+import { carrierReconciliations } from './reconciliation.metrics';
 import { answerAgents, approvedPartner } from '../../testing/spec-partners';
 
 const PRICE_PER_MINUTE_PAISE = 400;
@@ -32,9 +34,17 @@ describe('final callbacks reconciled with the carrier record', () => {
         CARRIER_A_BASE_URL: await carrierA.listen(),
         CARRIER_B_BASE_URL: await carrierB.listen(),
         CALL_PRICE_PER_MINUTE_PAISE: String(PRICE_PER_MINUTE_PAISE),
+        // Unconfirmed callbacks are looked at again after 0.3 s, 0.6 s, then given up on.
+        CARRIER_RECONCILE_RETRY_MS: '300',
+        CARRIER_RECONCILE_MAX_ATTEMPTS: '3',
       },
     });
     answerAgents(calls.peers);
+  });
+
+  afterEach(() => {
+    carrierB.recordHeld = undefined;
+    carrierB.recordRefused = undefined;
   });
 
   afterAll(async () => {
@@ -66,8 +76,11 @@ describe('final callbacks reconciled with the carrier record', () => {
       )
     ).data.credits_used_paise;
 
-  /** A carrier_b call answered by a person; `send` delivers its status callbacks signed with the account token. */
-  async function answeredB(partner: PartnerContext, to: string) {
+  /**
+   * A carrier_b call answered by a person (`answeredSecsAgo` before now); `send` delivers its status callbacks
+   * signed with the account token, `record` sets the carrier's record of it.
+   */
+  async function answeredB(partner: PartnerContext, to: string, answeredSecsAgo = 0) {
     const { call } = await start(partner, to, B_FROM);
     const placed = carrierB.requests.find((r) => r.path === '/Calls.json' && r.form.get('To') === to)!;
     const send = async (form: Record<string, string>) =>
@@ -91,7 +104,8 @@ describe('final callbacks reconciled with the carrier record', () => {
         date_created: new Date().toUTCString(),
       });
     record('in-progress');
-    expect(await send({ CallStatus: 'in-progress', AnsweredBy: 'human' })).toBe(200);
+    const answeredAt = new Date(Date.now() - answeredSecsAgo * 1000).toUTCString();
+    expect(await send({ CallStatus: 'in-progress', AnsweredBy: 'human', Timestamp: answeredAt })).toBe(200);
     return { id: call.call_id, send, record };
   }
 
@@ -168,6 +182,63 @@ describe('final callbacks reconciled with the carrier record', () => {
       carrier_reconciliation: 'verified',
     });
     expect(await chargeOf(id)).toBe(paiseFor(130));
+  });
+
+  it('answers a final callback without waiting for a carrier slow to confirm it, and settles it once it does', async () => {
+    const partner = await carrierBPartner();
+    const { id, send, record } = await answeredB(partner, '+14155571151');
+    record('completed', '9');
+    let confirm!: () => void;
+    carrierB.recordHeld = new Promise((resolve) => (confirm = resolve));
+    // The carrier is answered while its own record is still being asked for.
+    expect(await send({ CallStatus: 'completed', CallDuration: '9' })).toBe(200);
+    expect(await callOf(partner, id)).toMatchObject({
+      status: 'in_progress',
+      carrier_reconciliation: 'pending',
+    });
+
+    confirm();
+    const settled = await waitFor(
+      async () => {
+        const c = await callOf(partner, id);
+        return c.status === 'completed' ? c : undefined;
+      },
+      { description: 'the call completed once the carrier answered' },
+    );
+    expect(settled).toMatchObject({ bill_duration_seconds: 9, carrier_reconciliation: 'verified' });
+    expect(await chargeOf(id)).toBe(paiseFor(9));
+  });
+
+  it('retries a carrier_b call the carrier cannot confirm, then ends it flagged and billed what was seen', async () => {
+    const partner = await carrierBPartner();
+    const unreconciled = async () =>
+      (await carrierReconciliations.get()).values
+        .filter((v) => v.labels.provider === 'carrier_b' && v.labels.outcome === 'unreconciled')
+        .reduce((sum, v) => sum + v.value, 0);
+    const before = await unreconciled();
+    const { id, send } = await answeredB(partner, '+14155571201', 8);
+    const answeredAt = Date.now() - 8000;
+    carrierB.recordRefused = 503;
+    expect(await send({ CallStatus: 'completed', CallDuration: '2' })).toBe(200);
+    expect(await callOf(partner, id)).toMatchObject({
+      status: 'in_progress',
+      carrier_reconciliation: 'pending',
+    });
+
+    const flagged = await waitFor(
+      async () => {
+        const c = await callOf(partner, id);
+        return c.carrier_reconciliation === 'unreconciled' ? c : undefined;
+      },
+      { description: 'the call flagged unreconciled' },
+    );
+    const seen = Math.floor((Date.now() - answeredAt) / 1000);
+    expect(flagged.status).toBe('completed');
+    expect(flagged.bill_duration_seconds).toBeGreaterThanOrEqual(8);
+    // The answer's time comes from the callback's Timestamp, in whole seconds.
+    expect(flagged.bill_duration_seconds).toBeLessThanOrEqual(seen + 2);
+    expect(await chargeOf(id)).toBe(paiseFor(flagged.bill_duration_seconds!));
+    expect(await unreconciled()).toBe(before + 1);
   });
 
   it('does not end a live carrier_a call on a forged hangup, and still takes the real one', async () => {
