@@ -224,6 +224,29 @@ describe('sandbox call outcomes through the gateway', () => {
     expect((call.session.transcript as { role: string }[]).every((t) => t.role === 'bot')).toBe(true);
   });
 
+  // The hold feature's journey: the sandbox callee's hold becomes the carrier's hold events (the sandbox carrier
+  // app's glue, which no spec of its own covers), and those the call's hold summary, on the call and its webhook.
+  it('suffix 06: carrier hold events make the hold summary', async () => {
+    const { call, completed } = await run('06');
+    expect(call.status).toBe('completed');
+    expect(call.session.hold).toEqual({
+      detected: true,
+      events: [
+        {
+          kind: 'carrier_hold',
+          started_at: expect.any(String),
+          ended_at: expect.any(String),
+          duration_secs: 20,
+          recovered: true,
+        },
+      ],
+      total_secs: 20,
+      ended_on_hold: false,
+      kinds: ['carrier_hold'],
+    });
+    expect(completed.data.hold).toEqual(call.session.hold);
+  });
+
   it('suffix 07: max_call_duration_secs ends the call with its end_call_reason', async () => {
     const capped = await partner.createAgent({ max_call_duration_secs: 60 });
     const res = await partner.start({ agent_id: capped.id, to_number: callee('07') });
