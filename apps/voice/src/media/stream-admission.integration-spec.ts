@@ -4,7 +4,7 @@
 // its attach-voice spec) reach the carrier as their status; a replica at MAX_LIVE_SESSIONS closes the stream with
 // 1013 before spending anything. Every refusal comes before any audio. The carrier is the sandbox carrier's phone.
 import { AppError, ErrorCode, STREAM_TAKEN_DETAIL } from '@vap/messages';
-import { CARRIER_B_SIGNATURE_HEADER } from '@vap/carrier-sim';
+import { CARRIER_B_SIGNATURE_HEADER, SimulatedPhone } from '@vap/carrier-sim';
 import {
   MediaStreamCarrier,
   STREAM_CLOSE_REPLICA_FULL,
@@ -38,12 +38,10 @@ async function refusal(calls: CarrierCalls, call: CarrierCall, url: string): Pro
   return Number(status);
 }
 
-function waitForIntro(phone: { heard: readonly string[] }): Promise<true> {
-  return waitFor(() => phone.heard.includes(INTRO) || undefined, {
-    timeoutMs: 20_000,
-    intervalMs: 20,
-    description: 'the intro heard on the phone',
-  });
+/** The intro played on the call's stream, and the phone heard the agent speak (a turn of its audio). */
+async function introPlayed(calls: CarrierCalls, call: CarrierCall, phone: SimulatedPhone): Promise<void> {
+  await calls.played(call, INTRO);
+  expect(await phone.listen(30_000)).not.toBeNull();
 }
 
 describe('media stream admission', () => {
@@ -64,7 +62,7 @@ describe('media stream admission', () => {
   it('gives a call one conversation: a second stream is refused while the first is live, after it ended and after the call ended, and the intro is said once', async () => {
     const call = calls.call(AGENT);
     const first = calls.dial(call);
-    await waitForIntro(first.phone);
+    await introPlayed(calls, call, first.phone);
     // The intro's line is reported once it has played: in the transcript before the stream goes.
     const introLines = () =>
       calls.transcript(call.callId).filter((l) => l.role === 'bot' && l.content === INTRO);
@@ -155,7 +153,7 @@ describe('media stream admission', () => {
 
     // The refusals used up nothing.
     const media = calls.dial(call);
-    await waitForIntro(media.phone);
+    await introPlayed(calls, call, media.phone);
     media.phone.hangUp();
     expect((await media.ended).kind).toBe('callee_hung_up');
   });
@@ -177,8 +175,9 @@ describe('a voice replica at MAX_LIVE_SESSIONS', () => {
   const readiness = async () => (await fetch(`${voice.url}/health/ready`)).status;
 
   it('closes a stream over the limit with 1013 before any audio, is not ready while full, and takes the same stream URL once there is room', async () => {
-    const first = calls.dial(calls.call(AGENT));
-    await waitForIntro(first.phone);
+    const firstCall = calls.call(AGENT);
+    const first = calls.dial(firstCall);
+    await introPlayed(calls, firstCall, first.phone);
     expect(await readiness()).toBe(503);
 
     const second = calls.call(AGENT);
@@ -199,7 +198,7 @@ describe('a voice replica at MAX_LIVE_SESSIONS', () => {
     });
     // The carrier tries the stream again.
     const retried = calls.dial(second, async () => undefined, url);
-    await waitForIntro(retried.phone);
+    await introPlayed(calls, second, retried.phone);
     retried.phone.hangUp();
     await retried.ended;
   });

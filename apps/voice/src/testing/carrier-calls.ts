@@ -23,6 +23,7 @@ import {
   signCarrierB,
   SimulatedPhone,
 } from '@vap/carrier-sim';
+import { waitFor } from '@vap/testing';
 import { PeerHandler } from '@vap/testing/integration';
 import type { IntegrationApp } from '@vap/testing/integration';
 import { agentSettings } from '../conversation/testing/conversation-harness';
@@ -149,6 +150,18 @@ export class CarrierCalls {
   dial(call: CarrierCall, script: CalleeScript = async () => undefined, url?: string): PhoneRun {
     const phone = call.phone(url);
     return { phone, ended: phone.run(script) };
+  }
+
+  /**
+   * Waits until the voice service reported an agent line containing `text` (a line is reported once it has played).
+   * Specs wait on this rather than on the phone reading the line from its audio: both ends share this process's
+   * event loop, and a stall of the agent's side leaves a gap in the line that the phone's reader cannot bridge.
+   */
+  played(call: CarrierCall, text: string, timeoutMs = 30_000): Promise<VoiceTranscriptRequest> {
+    return waitFor(
+      () => this.transcript(call.callId).find((l) => l.role === 'bot' && l.content.includes(text)),
+      { timeoutMs, intervalMs: 20, description: `the agent line "${text}" played` },
+    );
   }
 
   attaches(callId: string): VoiceAttachRequest[] {
