@@ -108,6 +108,29 @@ describe('IntegrationApp', () => {
     });
   });
 
+  it('listens on HTTP on 127.0.0.1 when asked, the definition naming that address in its settings', async () => {
+    expect(it_.url).toBeNull();
+    const named: string[] = [];
+    const http = await IntegrationApp.start(
+      {
+        ...probe,
+        httpEnv: (url) => {
+          named.push(url);
+          return {};
+        },
+      },
+      { http: true },
+    );
+    try {
+      expect(http.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      expect(named).toEqual([http.url]);
+      // The probe has no routes: Nest's own 404 answers from the app's HTTP server.
+      expect((await fetch(`${http.url}/nothing`)).status).toBe(404);
+    } finally {
+      await http.stop();
+    }
+  });
+
   it('tears down: no database, no JetStream streams of its prefix', async () => {
     const other = await IntegrationApp.start(probe);
     const { name } = other.db!;
