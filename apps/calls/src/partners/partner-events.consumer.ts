@@ -31,7 +31,7 @@ export class PartnerEventsConsumer {
   }
 
   private async apply(partner: PartnerDto, em: EntityManager): Promise<void> {
-    await this.standing.record(standingOf(partner), em);
+    await this.standing.record(standingOf(partner), em, 'gateway');
     await this.balances.record(em, partner);
   }
 }

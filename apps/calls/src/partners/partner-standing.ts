@@ -20,11 +20,18 @@ export class PartnerStanding {
 
   /**
    * Keeps a view of the partner if it is newer than the one kept; a view of the same version fills in a
-   * concurrency limit the kept one lacks (rows from before the limit was kept). The rate card is part of
-   * the view: every sender carries it, null when the account has none. The reseller of a client is kept once
-   * told (an account never changes reseller; an older sender tells none).
+   * concurrency limit the kept one lacks (rows from before the limit was kept). The gateway's own event
+   * (`from: 'gateway'`) also replaces a view of its version a sender told: the gateway owns the partner, so a
+   * sender that claimed its newest version with another status (a wrong or forged snapshot, arriving before the
+   * event) never pins that status. The rate card is part of the view: every sender carries it, null when the
+   * account has none. The reseller of a client is kept once told (an account never changes reseller; an older
+   * sender tells none).
    */
-  async record(partner: Standing, em: EntityManager = this.dataSource.manager): Promise<void> {
+  async record(
+    partner: Standing,
+    em: EntityManager = this.dataSource.manager,
+    from: 'gateway' | 'sender' = 'sender',
+  ): Promise<void> {
     const table = tableOf(em, 'partner_standing');
     await em.query(
       `INSERT INTO ${table} (partner_id, status, version, concurrency_limit, price_per_minute_paise, reseller_id)
@@ -34,7 +41,7 @@ export class PartnerStanding {
              concurrency_limit = COALESCE(EXCLUDED.concurrency_limit, ${table}.concurrency_limit),
              price_per_minute_paise = EXCLUDED.price_per_minute_paise, updated_at = now()
        WHERE ${table}.version < EXCLUDED.version
-          OR (${table}.version = EXCLUDED.version AND ${table}.concurrency_limit IS NULL)`,
+          OR (${table}.version = EXCLUDED.version AND ($7 OR ${table}.concurrency_limit IS NULL))`,
       [
         partner.id,
         partner.status,
@@ -42,6 +49,7 @@ export class PartnerStanding {
         partner.concurrencyLimit ?? null,
         partner.pricePerMinutePaise ?? null,
         partner.resellerId ?? null,
+        from === 'gateway',
       ],
     );
     // A row already kept learns its reseller whatever the view's version (an account never changes reseller).
