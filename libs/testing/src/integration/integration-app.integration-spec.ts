@@ -10,6 +10,7 @@ import { schemaDataSourceOptions } from '@vap/persistence';
 import { BaseServiceConfig, Clock, serviceCoreModules } from '@vap/runtime';
 import { deleteJetStreamByPrefix } from '@vap/testing';
 import { IntegrationApp, IntegrationAppDefinition } from './integration-app';
+import { useIntegrationApp } from './use-integration-app';
 
 class ProbeSchema1700000000000 implements MigrationInterface {
   name = 'ProbeSchema1700000000000';
@@ -45,14 +46,20 @@ function probeDataSource(config: BaseServiceConfig) {
 const NATS_URL = process.env.NATS_URL || 'nats://127.0.0.1:4222';
 const PLAN: SpeechPlan = { tts: [], stt: [], keyterms: ['Maya'], pronunciations: [] };
 
-describe('IntegrationApp', () => {
-  let it_: IntegrationApp<BaseServiceConfig>;
-
-  beforeAll(async () => {
-    it_ = await IntegrationApp.start(probe, { clockStart: new Date('2027-03-14T06:55:00Z') });
+async function databaseExists(name: string): Promise<boolean> {
+  const admin = new Client({
+    connectionString: process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres',
   });
+  await admin.connect();
+  const found = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+  await admin.end();
+  return found.rowCount === 1;
+}
 
-  afterAll(() => it_?.stop());
+describe('IntegrationApp', () => {
+  const it_ = useIntegrationApp(() =>
+    IntegrationApp.start(probe, { clockStart: new Date('2027-03-14T06:55:00Z') }),
+  );
 
   it('gives the app the manual clock', () => {
     const clock = it_.get(Clock);
@@ -141,13 +148,42 @@ describe('IntegrationApp', () => {
     await other.stop();
     await expect(jsm.streams.info(stream)).rejects.toThrow(/not found/);
     await nc.close();
-    const admin = new Client({
-      connectionString: process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres',
-    });
-    await admin.connect();
-    const left = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
-    await admin.end();
-    expect(left.rowCount).toBe(0);
+    expect(await databaseExists(name)).toBe(false);
     expect(await deleteJetStreamByPrefix(NATS_URL, other.prefix)).toEqual({ streams: [], consumers: [] });
+  });
+});
+
+describe('useIntegrationApp', () => {
+  const afterStop: { database: string; existed: boolean }[] = [];
+  let database = '';
+  let early: unknown;
+
+  describe('a suite that uses it', () => {
+    const app = useIntegrationApp(() => IntegrationApp.start(probe), {
+      afterStop: async () => afterStop.push({ database, existed: await databaseExists(database) }),
+    });
+    try {
+      early = app.prefix;
+    } catch (err) {
+      early = err;
+    }
+
+    it('hands the tests the app its beforeAll started', async () => {
+      database = app.db!.name;
+      expect(await databaseExists(database)).toBe(true);
+      await expect(app.send('webhooks.health.ping', null, {})).resolves.toEqual({
+        service: 'webhooks',
+        ok: true,
+      });
+    });
+  });
+
+  it('refuses a read of the app before its beforeAll ran', () => {
+    expect(early).toBeInstanceOf(Error);
+    expect((early as Error).message).toContain('before its beforeAll started it');
+  });
+
+  it("stops the app after the suite's tests, then runs afterStop", () => {
+    expect(afterStop).toEqual([{ database, existed: false }]);
   });
 });
