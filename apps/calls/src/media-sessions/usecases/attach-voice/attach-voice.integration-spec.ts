@@ -1,13 +1,20 @@
 // calls.voice.attach as the voice service sends it to the running calls module when a media stream upgrades: the
-// stream must carry the sandbox carrier's signature (carrier_b's, keyed with the account's token), its token's
-// nonce is spent once, and the call opens one stream in its life, on the replica that claimed it. A warm
+// stream must carry the carrier's own signature (the sandbox's is carrier_b's, keyed with the account's token;
+// carrier_a's and carrier_b's are keyed with the partner's saved token), its token's nonce is spent once, and the call opens one stream in its life, on the replica that claimed it. A warm
 // transfer's consult stream takes the briefing once. The answer is what the conversation needs of the call.
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { ErrorCode, STREAM_TAKEN_DETAIL, VoiceAttachRequest } from '@vap/messages';
 import { IntegrationApp } from '@vap/testing/integration';
 import { CallsConfig } from '../../../config/calls.config';
+import {
+  CARRIER_A_NONCE_HEADER,
+  CARRIER_A_SIGNATURE_HEADER,
+  carrierASignature,
+} from '../../../carriers/carrier-a/carrier-a-signature';
 import { carrierBSignature } from '../../../carriers/carrier-b/carrier-b-signature';
+import { Connection } from '../../../telephony/connections/entities/connection.entity';
+import { saveCall } from '../../../testing/call-rows';
 import { FakeSandboxCarrier, SANDBOX_TOKEN } from '../../../testing/fake-sandbox-carrier';
 import { saveSandboxCall, startCallsOnSandbox, storedCall } from '../../../testing/sandbox-calls';
 import { saveWarmTransferCall, TRANSFER_HUMAN } from '../../../testing/warm-transfer-calls';
@@ -94,6 +101,60 @@ describe('attach voice', () => {
     });
     expect((await storedCall(dataSource, call.id)).session.mediaStream).toBeNull();
     expect(await attach(signed)).toMatchObject({ callId: call.id });
+  });
+
+  /** A call of a partner with its own account at `carrier`, whose auth token is `token`. */
+  async function carrierCall(carrier: 'carrier_a' | 'carrier_b', token: string) {
+    const partnerId = randomUUID();
+    if (carrier === 'carrier_a') {
+      await calls.send('calls.telephony.carrier_a_put', partnerId, {
+        auth_id: 'MAATTACH000000000001',
+        auth_token: token,
+        from_number: '+919812301001',
+      });
+    } else {
+      await calls.send('calls.telephony.carrier_b_put', partnerId, {
+        account_sid: 'ACattach00000000000000000000000001',
+        auth_token: token,
+        from_number: '+14155570101',
+      });
+    }
+    const connection = await dataSource
+      .getRepository(Connection)
+      .findOneByOrFail({ partnerId, provider: carrier });
+    return saveCall(dataSource, { partnerId, connectionId: connection.id, provider: carrier });
+  }
+
+  /** The headers `carrier` signs a WebSocket upgrade of `url` with (a GET, no parameters), keyed with `token`. */
+  function carrierSigned(
+    carrier: 'carrier_a' | 'carrier_b',
+    token: string,
+    url: string,
+  ): Record<string, string> {
+    if (carrier === 'carrier_b') return { 'X-Twilio-Signature': carrierBSignature(token, url, new Map()) };
+    const nonce = String(Date.now());
+    return {
+      [CARRIER_A_SIGNATURE_HEADER]: carrierASignature(token, 'GET', url, new Map(), nonce),
+      [CARRIER_A_NONCE_HEADER]: nonce,
+    };
+  }
+
+  it.each([
+    ['carrier_b', 'signed with another token'],
+    ['carrier_b', 'not signed'],
+    ['carrier_a', 'signed with another token'],
+    ['carrier_a', 'not signed'],
+  ] as const)('refuses a %s upgrade %s without spending its token', async (carrier, how) => {
+    const token = `attach-${carrier}-token-0001`;
+    const call = await carrierCall(carrier, token);
+    const url = `wss://media.example/stream/${call.id}?token=t`;
+    const signed = upgrade(call.id, { carrier, url, headers: carrierSigned(carrier, token, url) });
+    const headers = how === 'not signed' ? {} : carrierSigned(carrier, `${token}-wrong`, url);
+
+    await expect(attach({ ...signed, headers })).rejects.toMatchObject({ code: ErrorCode.FORBIDDEN });
+    expect((await storedCall(dataSource, call.id)).session.mediaStream).toBeNull();
+    // The carrier's own signature opens the stream with the same token.
+    expect(await attach(signed)).toMatchObject({ callId: call.id, provider: carrier });
   });
 
   it('refuses another carrier’s stream, an ended call, an unknown call and an attach without a replica', async () => {
