@@ -39,7 +39,11 @@ describe('expire browser sessions', () => {
 
   it('expires a session not connected in time, uncharged, and frees its slot', async () => {
     const partner = approvedPartner({ concurrencyLimit: 1 });
-    const { id } = await createBrowserSession(calls, partner);
+    const created = await createBrowserSession(calls, partner);
+    const { id } = created;
+    // Its access lasts BROWSER_SESSION_TOKEN_TTL_MS from creation (the row's clock and the app's differ a little).
+    const ttl = Date.parse(created.expires_at) - Date.parse(created.created_at);
+    expect(Math.abs(ttl - TTL_MS)).toBeLessThanOrEqual(250);
 
     await waitFor(async () => (await rowOf(id)).expired === true, {
       timeoutMs: TTL_MS + 3000,
@@ -55,7 +59,16 @@ describe('expire browser sessions', () => {
       post_call_jobs: 1,
     });
     const got = await calls.send('calls.browser_session.get', partner.id, { id });
-    expect(got).toMatchObject({ status: 'expired', end_reason: 'browser_session_expired' });
+    expect(got).toMatchObject({
+      status: 'expired',
+      end_reason: 'browser_session_expired',
+      started_at: null,
+      ended_at: expect.any(String),
+      credits_used: 0,
+      duration_secs: 0,
+    });
+    const expired = await calls.send('calls.browser_session.list', partner.id, { status: 'expired' });
+    expect(expired.browser_sessions.map((s) => s.id)).toEqual([id]);
     // Its slot is free again.
     expect((await createBrowserSession(calls, partner)).status).toBe('pending');
   });
