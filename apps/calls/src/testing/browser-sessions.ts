@@ -10,7 +10,13 @@ export const SPEC_ORIGIN = 'https://app.example.com';
 export function createBrowserSession(
   calls: IntegrationApp<CallsConfig>,
   partner: PartnerContext,
-  fields: { agent_id?: string; metadata?: Record<string, unknown>; variables?: Record<string, unknown> } = {},
+  fields: {
+    agent_id?: string;
+    allowed_origins?: string[];
+    metadata?: Record<string, unknown>;
+    variables?: Record<string, unknown>;
+    customer_id?: string;
+  } = {},
 ): Promise<CreatedBrowserSessionDto> {
   return calls.send('calls.browser_session.create', partner, {
     agent_id: randomUUID(),

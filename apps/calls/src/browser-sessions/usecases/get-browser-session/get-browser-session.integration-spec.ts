@@ -1,9 +1,10 @@
 // calls.browser_session.get as the gateway sends it for a partner to the running calls module: one of the
-// partner's sessions as created (without its access token, shown once), its refusal explained once the voice
-// service reported one; another partner's session, a phone call's id and a malformed id are not found.
+// partner's sessions as created (without its access token, shown once) with its conversation's session, its
+// refusal explained once the voice service reported one; another partner's session, a phone call's id and a
+// malformed id are not found, and a session is no call: the calls' list and get do not find it.
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { ErrorCode } from '@vap/messages';
+import { ErrorCode, isUuid } from '@vap/messages';
 import { IntegrationApp } from '@vap/testing/integration';
 import { CallsConfig } from '../../../config/calls.config';
 import { createBrowserSession } from '../../../testing/browser-sessions';
@@ -35,6 +36,8 @@ describe('get a browser session', () => {
     expect(connect_url).toEqual(expect.any(String));
     expect(got).toEqual(created);
     expect(got).not.toHaveProperty('access_token');
+    expect(got).not.toHaveProperty('connect_url');
+    expect(isUuid(got.session.session_id)).toBe(true);
   });
 
   it('explains the last refusal the voice service reported', async () => {
@@ -74,5 +77,17 @@ describe('get a browser session', () => {
         calls.send('calls.browser_session.get', partnerId, { id: sessionId }),
       ).rejects.toMatchObject({ code: ErrorCode.NOT_FOUND });
     }
+  });
+
+  it('is not a call: the calls’ list and get do not find it', async () => {
+    const partner = approvedPartner();
+    const { id } = await createBrowserSession(calls, partner);
+
+    const listed = await calls.send('calls.call.list', partner, {});
+
+    expect(listed.calls.map((c) => c.call_id)).not.toContain(id);
+    await expect(calls.send('calls.call.get', partner, { id })).rejects.toMatchObject({
+      code: ErrorCode.NOT_FOUND,
+    });
   });
 });

@@ -1,8 +1,9 @@
 // calls.browser_session.list as the gateway sends it for a partner to the running calls module: the partner's
-// sessions newest first, paged by cursor, filtered by agent, status and creation time; never another
-// partner's sessions or its phone calls.
+// sessions newest first, paged by cursor, filtered by agent, status and creation time (an unknown status is
+// refused); never another partner's sessions or its phone calls, and no session's access token.
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
+import { ErrorCode } from '@vap/messages';
 import { IntegrationApp } from '@vap/testing/integration';
 import { CallsConfig } from '../../../config/calls.config';
 import { createBrowserSession } from '../../../testing/browser-sessions';
@@ -57,7 +58,10 @@ describe('list browser sessions', () => {
     expect([...first.browser_sessions, ...second.browser_sessions].map((s) => s.id)).toEqual(newestFirst);
     expect(first.next_cursor).toEqual(expect.any(String));
     expect(second.next_cursor).toBeNull();
-    expect(first.browser_sessions[0]).not.toHaveProperty('access_token');
+    for (const session of [...first.browser_sessions, ...second.browser_sessions]) {
+      expect(session).not.toHaveProperty('access_token');
+      expect(session).not.toHaveProperty('connect_url');
+    }
   });
 
   it('filters by agent, status and creation time', async () => {
@@ -69,6 +73,10 @@ describe('list browser sessions', () => {
     expect(await list({ agent_id: agentId })).toEqual([...ids].reverse());
     expect(await list({ status: 'active' })).toEqual([ids[0]]);
     expect(await list({ status: 'pending' })).toEqual([other, ids[2], ids[1]]);
+    expect(await list({ status: 'completed' })).toEqual([]);
+    await expect(
+      calls.send('calls.browser_session.list', partner.id, { status: 'ringing' } as never),
+    ).rejects.toMatchObject({ code: ErrorCode.VALIDATION_ERROR });
     expect(
       await list({ created_after: '2026-03-01T10:00:01.000Z', created_before: '2026-03-01T10:00:03.000Z' }),
     ).toEqual([ids[2], ids[1]]);
