@@ -415,9 +415,16 @@ describe('lifecycle hooks', () => {
       const before = hookServer.requests.length;
       const key = `hooked-${randomUUID()}`;
       const body = { agent_id: agent.id, to_number: callee('77') };
+      // The retry goes once the hook is asked: the first start holds the key by then, whatever the machine's load
+      // (a retry sent after a fixed time could overtake a slow first start and be the one that starts the call).
+      const firstStart = partner.start(body, { 'Idempotency-Key': key });
+      await waitFor(() => hookServer.requests.length > before || undefined, {
+        timeoutMs: 15_000,
+        description: 'the pre-call hook asked about the first start',
+      });
       const [first, second] = await Promise.all([
+        firstStart,
         partner.start(body, { 'Idempotency-Key': key }),
-        new Promise((r) => setTimeout(r, 200)).then(() => partner.start(body, { 'Idempotency-Key': key })),
       ]);
       expect([first.status, second.status]).toEqual([200, 200]);
       expect(second.body.data.call_id).toBe(first.body.data.call_id);
