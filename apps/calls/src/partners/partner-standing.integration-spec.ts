@@ -3,22 +3,19 @@
 // version of the partner, and at one version the gateway's word wins over a sender's.
 import { PartnerDto } from '@vap/api';
 import { DomainEvents, ErrorCode, PartnerContext } from '@vap/messages';
-import { IntegrationApp } from '@vap/testing/integration';
-import { CallsConfig } from '../config/calls.config';
+import { useIntegrationApp } from '@vap/testing/integration';
 import { startCalls } from '../testing/calls-integration';
 import { approvedPartner } from '../testing/spec-partners';
 import { PartnerStanding } from './partner-standing';
 
 describe('partner standing', () => {
-  let calls: IntegrationApp<CallsConfig>;
   let standing: PartnerStanding;
 
-  beforeAll(async () => {
-    calls = await startCalls();
+  const calls = useIntegrationApp(() => startCalls());
+
+  beforeAll(() => {
     standing = calls.get(PartnerStanding);
   });
-
-  afterAll(() => calls?.stop());
 
   /** The gateway's partner.updated for `partner` as it stands at `version`, once the calls service handled it. */
   async function gatewaySays(partner: PartnerContext, status: PartnerDto['status'], version: number) {

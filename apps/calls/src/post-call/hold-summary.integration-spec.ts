@@ -4,25 +4,19 @@
 // session.completed.
 import { randomUUID } from 'node:crypto';
 import { DomainEvents, SessionCompletedData } from '@vap/messages';
-import { IntegrationApp } from '@vap/testing/integration';
-import { CallsConfig } from '../config/calls.config';
+import { useIntegrationApp } from '@vap/testing/integration';
 import { FakeSandboxCarrier } from '../testing/fake-sandbox-carrier';
 import { startCallsOnSandbox } from '../testing/sandbox-calls';
 import { callWebhook } from '../testing/sandbox-webhooks';
 import { answerAgents, approvedPartner } from '../testing/spec-partners';
 
 describe('hold summary', () => {
-  let calls: IntegrationApp<CallsConfig>;
   const carrier = new FakeSandboxCarrier();
 
-  beforeAll(async () => {
-    calls = await startCallsOnSandbox(carrier);
-    answerAgents(calls.peers);
-  });
+  const calls = useIntegrationApp(() => startCallsOnSandbox(carrier), { afterStop: () => carrier.close() });
 
-  afterAll(async () => {
-    await calls?.stop();
-    await carrier.close();
+  beforeAll(() => {
+    answerAgents(calls.peers);
   });
 
   it('summarises the carrier hold events of a call on the call and in session.completed', async () => {

@@ -1,17 +1,12 @@
 // What campaigns take from other services' events and refusals: a call event settles only its own account's
 // attempt, an older partner view never un-suspends a partner, and a number calls refuses is skipped.
 import { CallStatusUpdatedData, DomainEvents, ErrorCode, AppError } from '@vap/messages';
+import { useIntegrationApp } from '@vap/testing/integration';
 import { PartnerSnapshots } from '../partners/partner-snapshots';
 import { callee, CampaignsUnderTest } from '../testing/campaigns-integration';
 
 describe('campaigns and the events of calls and partners', () => {
-  let it_: CampaignsUnderTest;
-
-  beforeAll(async () => {
-    it_ = await CampaignsUnderTest.start();
-  });
-
-  afterAll(() => it_?.stop());
+  const it_ = useIntegrationApp(() => CampaignsUnderTest.start());
 
   afterEach(() => {
     it_.calls.refuse = null;

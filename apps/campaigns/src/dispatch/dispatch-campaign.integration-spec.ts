@@ -2,19 +2,14 @@
 // calls service and ended by the call events calls publishes; retry delays and cooldowns run on the manual clock.
 import { ErrorCode } from '@vap/messages';
 import { waitFor } from '@vap/testing';
+import { useIntegrationApp } from '@vap/testing/integration';
 import { PartnerSnapshots } from '../partners/partner-snapshots';
 import { callee, CallOutcome, CampaignsUnderTest } from '../testing/campaigns-integration';
 
 const MINUTE = 60_000;
 
 describe('campaign dispatcher: concurrency, retries, pause and resume', () => {
-  let it_: CampaignsUnderTest;
-
-  beforeAll(async () => {
-    it_ = await CampaignsUnderTest.start();
-  });
-
-  afterAll(() => it_?.stop());
+  const it_ = useIntegrationApp(() => CampaignsUnderTest.start());
 
   afterEach(() => {
     expect(it_.app.peers.unanswered).toEqual([]);

@@ -12,8 +12,7 @@ import {
   verifyStreamToken,
 } from '@vap/media';
 import { waitFor } from '@vap/testing';
-import { IntegrationApp } from '@vap/testing/integration';
-import { VoiceConfig } from '../config/voice.config';
+import { useIntegrationApp } from '@vap/testing/integration';
 import { CarrierCall, CarrierCalls } from '../testing/carrier-calls';
 import { startVoice } from '../testing/voice-integration';
 
@@ -45,16 +44,12 @@ async function introPlayed(calls: CarrierCalls, call: CarrierCall, phone: Simula
 }
 
 describe('media stream admission', () => {
-  let voice: IntegrationApp<VoiceConfig>;
   let calls: CarrierCalls;
 
-  beforeAll(async () => {
-    voice = await startVoice({ http: true, env: ENV });
-    calls = new CarrierCalls(voice);
-  }, 60_000);
+  const voice = useIntegrationApp(() => startVoice({ http: true, env: ENV }), { timeout: 60_000 });
 
-  afterAll(async () => {
-    await voice?.stop();
+  beforeAll(() => {
+    calls = new CarrierCalls(voice);
   });
 
   afterEach(() => calls.attachWith(null));
@@ -160,16 +155,14 @@ describe('media stream admission', () => {
 });
 
 describe('a voice replica at MAX_LIVE_SESSIONS', () => {
-  let voice: IntegrationApp<VoiceConfig>;
   let calls: CarrierCalls;
 
-  beforeAll(async () => {
-    voice = await startVoice({ http: true, env: { ...ENV, MAX_LIVE_SESSIONS: '1' } });
-    calls = new CarrierCalls(voice);
-  }, 60_000);
+  const voice = useIntegrationApp(() => startVoice({ http: true, env: { ...ENV, MAX_LIVE_SESSIONS: '1' } }), {
+    timeout: 60_000,
+  });
 
-  afterAll(async () => {
-    await voice?.stop();
+  beforeAll(() => {
+    calls = new CarrierCalls(voice);
   });
 
   const readiness = async () => (await fetch(`${voice.url}/health/ready`)).status;

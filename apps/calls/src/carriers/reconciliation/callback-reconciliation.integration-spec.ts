@@ -6,8 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { DomainEvents, ErrorCode, PartnerContext, SessionCompletedData } from '@vap/messages';
 import { waitFor } from '@vap/testing';
-import { IntegrationApp } from '@vap/testing/integration';
-import { CallsConfig } from '../../config/calls.config';
+import { useIntegrationApp } from '@vap/testing/integration';
 import { carrierAWebhook } from '../../testing/carrier-a-webhooks';
 import { CarrierRequest, FakeSandboxCarrier } from '../../testing/fake-sandbox-carrier';
 import { startCallsOnSandbox } from '../../testing/sandbox-calls';
@@ -23,33 +22,32 @@ const B = { account_sid: 'ACbilling000000000000000000000001', auth_token: 'billi
 const B_FROM = '+14155570100';
 
 describe('final callbacks reconciled with the carrier record', () => {
-  let calls: IntegrationApp<CallsConfig>;
   const sandbox = new FakeSandboxCarrier();
   const carrierA = new FakeSandboxCarrier();
   const carrierB = new FakeSandboxCarrier();
 
-  beforeAll(async () => {
-    calls = await startCallsOnSandbox(sandbox, {
-      env: {
-        CARRIER_A_BASE_URL: await carrierA.listen(),
-        CARRIER_B_BASE_URL: await carrierB.listen(),
-        CALL_PRICE_PER_MINUTE_PAISE: String(PRICE_PER_MINUTE_PAISE),
-        // Unconfirmed callbacks are looked at again after 0.3 s, 0.6 s, then given up on.
-        CARRIER_RECONCILE_RETRY_MS: '300',
-        CARRIER_RECONCILE_MAX_ATTEMPTS: '3',
-      },
-    });
+  const calls = useIntegrationApp(
+    async () =>
+      startCallsOnSandbox(sandbox, {
+        env: {
+          CARRIER_A_BASE_URL: await carrierA.listen(),
+          CARRIER_B_BASE_URL: await carrierB.listen(),
+          CALL_PRICE_PER_MINUTE_PAISE: String(PRICE_PER_MINUTE_PAISE),
+          // Unconfirmed callbacks are looked at again after 0.3 s, 0.6 s, then given up on.
+          CARRIER_RECONCILE_RETRY_MS: '300',
+          CARRIER_RECONCILE_MAX_ATTEMPTS: '3',
+        },
+      }),
+    { afterStop: () => Promise.all([sandbox.close(), carrierA.close(), carrierB.close()]) },
+  );
+
+  beforeAll(() => {
     answerAgents(calls.peers);
   });
 
   afterEach(() => {
     carrierB.recordHeld = undefined;
     carrierB.recordRefused = undefined;
-  });
-
-  afterAll(async () => {
-    await calls?.stop();
-    await Promise.all([sandbox.close(), carrierA.close(), carrierB.close()]);
   });
 
   /** A partner with one slot on its own carrier_b account. */

@@ -5,8 +5,7 @@
 import { AgentSnapshot, Subjects } from '@vap/messages';
 import { SimulatedPhone } from '@vap/carrier-sim';
 import { waitFor } from '@vap/testing';
-import { IntegrationApp } from '@vap/testing/integration';
-import { VoiceConfig } from '../../config/voice.config';
+import { useIntegrationApp } from '@vap/testing/integration';
 import { CarrierCall, CarrierCalls, PhoneRun } from '../../testing/carrier-calls';
 import { startVoice } from '../../testing/voice-integration';
 
@@ -17,17 +16,16 @@ const MENU_AGENT: Partial<AgentSnapshot> = {
 };
 
 describe('DTMF on a carrier_b call', () => {
-  let voice: IntegrationApp<VoiceConfig>;
   let calls: CarrierCalls;
 
-  beforeAll(async () => {
-    // Media at four times real time; lines are waited for as the voice service reports them played.
-    voice = await startVoice({ http: true, env: { MEDIA_TIME_SCALE: '4', DRAIN_DEADLINE_MS: '1000' } });
-    calls = new CarrierCalls(voice);
-  }, 60_000);
+  // Media at four times real time; lines are waited for as the voice service reports them played.
+  const voice = useIntegrationApp(
+    () => startVoice({ http: true, env: { MEDIA_TIME_SCALE: '4', DRAIN_DEADLINE_MS: '1000' } }),
+    { timeout: 60_000 },
+  );
 
-  afterAll(async () => {
-    await voice?.stop();
+  beforeAll(() => {
+    calls = new CarrierCalls(voice);
   });
 
   /** The agent finished a turn (a line read, then a pause). */

@@ -6,8 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { waitFor } from '@vap/testing';
-import { IntegrationApp } from '@vap/testing/integration';
-import { CallsConfig } from '../../../config/calls.config';
+import { useIntegrationApp } from '@vap/testing/integration';
 import { carrierAWebhook } from '../../../testing/carrier-a-webhooks';
 import { CarrierRequest, FakeSandboxCarrier } from '../../../testing/fake-sandbox-carrier';
 import { startCallsOnSandbox } from '../../../testing/sandbox-calls';
@@ -21,33 +20,32 @@ const DIAL_TIMEOUT_MS = 1000;
 const LOOKUP_MAX_SECS = 10;
 
 describe('a carrier_a placement the carrier answers too late', () => {
-  let calls: IntegrationApp<CallsConfig>;
   let dataSource: DataSource;
   const sandbox = new FakeSandboxCarrier();
   const carrierA = new FakeSandboxCarrier();
   const partner = approvedPartner({ concurrencyLimit: 10 });
   let n = 0;
 
+  const calls = useIntegrationApp(
+    async () =>
+      startCallsOnSandbox(sandbox, {
+        env: {
+          CARRIER_A_BASE_URL: await carrierA.listen(),
+          CARRIER_HTTP_TIMEOUT_MS: String(DIAL_TIMEOUT_MS),
+          PLACEMENT_GRACE_SECS: String(GRACE_SECS),
+          PLACEMENT_LOOKUP_MAX_SECS: String(LOOKUP_MAX_SECS),
+          CARRIER_CHECK_RETRY_SECS: '1',
+          // The spec runs the recovery itself.
+          PLACEMENT_RECOVERY_MS: '60000',
+        },
+      }),
+    { afterStop: () => Promise.all([sandbox.close(), carrierA.close()]) },
+  );
+
   beforeAll(async () => {
-    calls = await startCallsOnSandbox(sandbox, {
-      env: {
-        CARRIER_A_BASE_URL: await carrierA.listen(),
-        CARRIER_HTTP_TIMEOUT_MS: String(DIAL_TIMEOUT_MS),
-        PLACEMENT_GRACE_SECS: String(GRACE_SECS),
-        PLACEMENT_LOOKUP_MAX_SECS: String(LOOKUP_MAX_SECS),
-        CARRIER_CHECK_RETRY_SECS: '1',
-        // The spec runs the recovery itself.
-        PLACEMENT_RECOVERY_MS: '60000',
-      },
-    });
     answerAgents(calls.peers);
     dataSource = calls.get(DataSource);
     await calls.send('calls.telephony.carrier_a_put', partner.id, { ...A, from_number: A_FROM });
-  });
-
-  afterAll(async () => {
-    await calls?.stop();
-    await Promise.all([sandbox.close(), carrierA.close()]);
   });
 
   /** Starts a call whose placement the carrier answers only after the service stopped waiting. */

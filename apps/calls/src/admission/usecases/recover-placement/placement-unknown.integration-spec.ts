@@ -7,8 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { CallStatusUpdatedData, DomainEvents, ErrorCode } from '@vap/messages';
-import { IntegrationApp } from '@vap/testing/integration';
-import { CallsConfig } from '../../../config/calls.config';
+import { useIntegrationApp } from '@vap/testing/integration';
 import { FakeSandboxCarrier } from '../../../testing/fake-sandbox-carrier';
 import { startCallsOnSandbox, storedCall } from '../../../testing/sandbox-calls';
 import { callWebhook } from '../../../testing/sandbox-webhooks';
@@ -20,28 +19,27 @@ const GRACE_SECS = 5;
 const DIAL_TIMEOUT_MS = 1000;
 
 describe('a placement the carrier answers too late or with a server error', () => {
-  let calls: IntegrationApp<CallsConfig>;
   let dataSource: DataSource;
   const carrier = new FakeSandboxCarrier();
   const partner = approvedPartner({ concurrencyLimit: 10 });
   let n = 0;
 
-  beforeAll(async () => {
-    calls = await startCallsOnSandbox(carrier, {
-      env: {
-        CARRIER_HTTP_TIMEOUT_MS: String(DIAL_TIMEOUT_MS),
-        PLACEMENT_GRACE_SECS: String(GRACE_SECS),
-        // The spec runs the recovery itself.
-        PLACEMENT_RECOVERY_MS: '60000',
-      },
-    });
+  const calls = useIntegrationApp(
+    () =>
+      startCallsOnSandbox(carrier, {
+        env: {
+          CARRIER_HTTP_TIMEOUT_MS: String(DIAL_TIMEOUT_MS),
+          PLACEMENT_GRACE_SECS: String(GRACE_SECS),
+          // The spec runs the recovery itself.
+          PLACEMENT_RECOVERY_MS: '60000',
+        },
+      }),
+    { afterStop: () => carrier.close() },
+  );
+
+  beforeAll(() => {
     answerAgents(calls.peers);
     dataSource = calls.get(DataSource);
-  });
-
-  afterAll(async () => {
-    await calls?.stop();
-    await carrier.close();
   });
 
   afterEach(() => {

@@ -7,28 +7,22 @@ import { randomUUID } from 'node:crypto';
 import { StartCallCommand } from '@vap/api';
 import { ErrorCode, PartnerContext } from '@vap/messages';
 import { waitFor } from '@vap/testing';
-import { IntegrationApp } from '@vap/testing/integration';
-import { CallsConfig } from '../../../config/calls.config';
+import { useIntegrationApp } from '@vap/testing/integration';
 import { FakeSandboxCarrier } from '../../../testing/fake-sandbox-carrier';
 import { startCallsOnSandbox } from '../../../testing/sandbox-calls';
 import { answerAgents, approvedPartner } from '../../../testing/spec-partners';
 
 describe('start a call: Idempotency-Key while the carrier is dialling', () => {
-  let calls: IntegrationApp<CallsConfig>;
   const carrier = new FakeSandboxCarrier();
   let partner: PartnerContext;
   let letDialsGo: () => void;
   let n = 0;
 
-  beforeAll(async () => {
-    calls = await startCallsOnSandbox(carrier);
+  const calls = useIntegrationApp(() => startCallsOnSandbox(carrier), { afterStop: () => carrier.close() });
+
+  beforeAll(() => {
     answerAgents(calls.peers);
     partner = approvedPartner({ concurrencyLimit: 50 });
-  });
-
-  afterAll(async () => {
-    await calls?.stop();
-    await carrier.close();
   });
 
   beforeEach(() => {

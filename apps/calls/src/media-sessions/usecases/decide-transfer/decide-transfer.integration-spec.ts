@@ -6,31 +6,25 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { CallTransferredData, DomainEvents, ErrorCode } from '@vap/messages';
-import { IntegrationApp } from '@vap/testing/integration';
+import { useIntegrationApp } from '@vap/testing/integration';
 import { Call } from '../../../calls/entities/call.entity';
-import { CallsConfig } from '../../../config/calls.config';
 import { FakeSandboxCarrier } from '../../../testing/fake-sandbox-carrier';
 import { startCallsOnSandbox, storedCall } from '../../../testing/sandbox-calls';
 import { saveWarmTransferCall, TRANSFER_HUMAN } from '../../../testing/warm-transfer-calls';
 
 describe('decide a transfer', () => {
-  let calls: IntegrationApp<CallsConfig>;
   let dataSource: DataSource;
   const carrier = new FakeSandboxCarrier();
   const toldVoice: { callId: string; outcome: string }[] = [];
 
-  beforeAll(async () => {
-    calls = await startCallsOnSandbox(carrier);
+  const calls = useIntegrationApp(() => startCallsOnSandbox(carrier), { afterStop: () => carrier.close() });
+
+  beforeAll(() => {
     dataSource = calls.get(DataSource);
     calls.peers.answer('voice.session.transfer_outcome', (request) => {
       toldVoice.push(request);
       return { accepted: true };
     });
-  });
-
-  afterAll(async () => {
-    await calls?.stop();
-    await carrier.close();
   });
 
   /** A call whose warm transfer is under way: its consult id and the human leg's sid. */

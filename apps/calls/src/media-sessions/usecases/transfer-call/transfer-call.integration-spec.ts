@@ -5,9 +5,8 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { CallTransferredData, DomainEvents, ErrorCode } from '@vap/messages';
-import { IntegrationApp } from '@vap/testing/integration';
+import { useIntegrationApp } from '@vap/testing/integration';
 import { Call } from '../../../calls/entities/call.entity';
-import { CallsConfig } from '../../../config/calls.config';
 import { FakeSandboxCarrier } from '../../../testing/fake-sandbox-carrier';
 import {
   saveAgentSettings,
@@ -19,18 +18,13 @@ import {
 const HUMAN = '+14155550123';
 
 describe('transfer a call', () => {
-  let calls: IntegrationApp<CallsConfig>;
   let dataSource: DataSource;
   const carrier = new FakeSandboxCarrier();
 
-  beforeAll(async () => {
-    calls = await startCallsOnSandbox(carrier);
-    dataSource = calls.get(DataSource);
-  });
+  const calls = useIntegrationApp(() => startCallsOnSandbox(carrier), { afterStop: () => carrier.close() });
 
-  afterAll(async () => {
-    await calls?.stop();
-    await carrier.close();
+  beforeAll(() => {
+    dataSource = calls.get(DataSource);
   });
 
   /** A live sandbox call whose agent transfers to HUMAN. */

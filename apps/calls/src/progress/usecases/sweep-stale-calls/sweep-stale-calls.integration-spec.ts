@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { CallStatusUpdatedData, DomainEvents, ErrorCode, SessionCompletedData } from '@vap/messages';
-import { IntegrationApp } from '@vap/testing/integration';
+import { useIntegrationApp } from '@vap/testing/integration';
 import { CallsConfig } from '../../../config/calls.config';
 import { saveCall, saveConnection } from '../../../testing/call-rows';
 import { FakeSandboxCarrier } from '../../../testing/fake-sandbox-carrier';
@@ -19,25 +19,24 @@ const UNCAPPED_SECS = 600;
 const GRACE_SECS = 60;
 
 describe('sweep stale calls', () => {
-  let calls: IntegrationApp<CallsConfig>;
   let dataSource: DataSource;
   const carrier = new FakeSandboxCarrier();
 
-  beforeAll(async () => {
-    calls = await startCallsOnSandbox(carrier, {
-      env: {
-        STALE_CALL_UNCAPPED_SECS: String(UNCAPPED_SECS),
-        STALE_CALL_GRACE_SECS: String(GRACE_SECS),
-        // The spec runs the sweep itself, at the instants it chooses.
-        STALE_CALL_SWEEP_MS: '3600000',
-      },
-    });
-    dataSource = calls.get(DataSource);
-  });
+  const calls = useIntegrationApp(
+    () =>
+      startCallsOnSandbox(carrier, {
+        env: {
+          STALE_CALL_UNCAPPED_SECS: String(UNCAPPED_SECS),
+          STALE_CALL_GRACE_SECS: String(GRACE_SECS),
+          // The spec runs the sweep itself, at the instants it chooses.
+          STALE_CALL_SWEEP_MS: '3600000',
+        },
+      }),
+    { afterStop: () => carrier.close() },
+  );
 
-  afterAll(async () => {
-    await calls?.stop();
-    await carrier.close();
+  beforeAll(() => {
+    dataSource = calls.get(DataSource);
   });
 
   /** Dates the call's creation at the manual clock's now (the row's default is the wall clock's). */

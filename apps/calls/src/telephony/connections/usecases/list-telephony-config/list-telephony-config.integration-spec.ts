@@ -3,18 +3,11 @@
 // callback URLs; deleted connections and another partner's are not listed.
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { IntegrationApp } from '@vap/testing/integration';
-import { CallsConfig } from '../../../../config/calls.config';
+import { useIntegrationApp } from '@vap/testing/integration';
 import { startCalls } from '../../../../testing/calls-integration';
 
 describe('list the telephony configuration', () => {
-  let calls: IntegrationApp<CallsConfig>;
-
-  beforeAll(async () => {
-    calls = await startCalls();
-  });
-
-  afterAll(() => calls?.stop());
+  const calls = useIntegrationApp(() => startCalls());
 
   it("lists the sandbox line and the partner's carrier connections, not deleted ones", async () => {
     const partnerId = randomUUID();

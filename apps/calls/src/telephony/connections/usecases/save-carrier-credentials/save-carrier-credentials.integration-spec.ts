@@ -5,21 +5,18 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { DomainEvents, ErrorCode } from '@vap/messages';
-import { IntegrationApp } from '@vap/testing/integration';
-import { CallsConfig } from '../../../../config/calls.config';
+import { useIntegrationApp } from '@vap/testing/integration';
 import { startCalls } from '../../../../testing/calls-integration';
 import { CarrierACredentials, CarrierBCredentials, CredentialsStore } from '../../credentials-store.service';
 
 describe('save carrier credentials', () => {
-  let calls: IntegrationApp<CallsConfig>;
   let dataSource: DataSource;
 
-  beforeAll(async () => {
-    calls = await startCalls();
+  const calls = useIntegrationApp(() => startCalls());
+
+  beforeAll(() => {
     dataSource = calls.get(DataSource);
   });
-
-  afterAll(() => calls?.stop());
 
   const connectionsOf = async (partnerId: string) =>
     (await dataSource.query(

@@ -3,18 +3,11 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { ErrorCode } from '@vap/messages';
-import { IntegrationApp } from '@vap/testing/integration';
-import { CallsConfig } from '../../../../config/calls.config';
+import { useIntegrationApp } from '@vap/testing/integration';
 import { startCalls } from '../../../../testing/calls-integration';
 
 describe('create a do-not-call entry', () => {
-  let calls: IntegrationApp<CallsConfig>;
-
-  beforeAll(async () => {
-    calls = await startCalls();
-  });
-
-  afterAll(() => calls?.stop());
+  const calls = useIntegrationApp(() => startCalls());
 
   it('stores a number and a prefix for the partner, with the api source by default', async () => {
     const partnerId = randomUUID();

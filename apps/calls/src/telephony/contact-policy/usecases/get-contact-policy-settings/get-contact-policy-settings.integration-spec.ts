@@ -2,18 +2,11 @@
 // each account's own.
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { IntegrationApp } from '@vap/testing/integration';
-import { CallsConfig } from '../../../../config/calls.config';
+import { useIntegrationApp } from '@vap/testing/integration';
 import { startCalls } from '../../../../testing/calls-integration';
 
 describe('get the contact policy settings', () => {
-  let calls: IntegrationApp<CallsConfig>;
-
-  beforeAll(async () => {
-    calls = await startCalls();
-  });
-
-  afterAll(() => calls?.stop());
+  const calls = useIntegrationApp(() => startCalls());
 
   it('answers the empty settings until the account sets them, then the stored ones', async () => {
     const partnerId = randomUUID();

@@ -4,18 +4,11 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { ErrorCode } from '@vap/messages';
-import { IntegrationApp } from '@vap/testing/integration';
-import { CallsConfig } from '../../../../config/calls.config';
+import { useIntegrationApp } from '@vap/testing/integration';
 import { startCalls } from '../../../../testing/calls-integration';
 
 describe('import do-not-call entries', () => {
-  let calls: IntegrationApp<CallsConfig>;
-
-  beforeAll(async () => {
-    calls = await startCalls();
-  });
-
-  afterAll(() => calls?.stop());
+  const calls = useIntegrationApp(() => startCalls());
 
   it('adds the valid rows, reports the listed and the rejected ones, and keeps earlier entries as they were', async () => {
     const partnerId = randomUUID();

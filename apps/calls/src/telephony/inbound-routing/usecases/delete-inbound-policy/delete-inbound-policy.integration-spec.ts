@@ -2,18 +2,11 @@
 // is 404 and stays.
 import { randomUUID } from 'node:crypto';
 import { ErrorCode } from '@vap/messages';
-import { IntegrationApp } from '@vap/testing/integration';
-import { CallsConfig } from '../../../../config/calls.config';
+import { useIntegrationApp } from '@vap/testing/integration';
 import { startCalls } from '../../../../testing/calls-integration';
 
 describe('delete an inbound routing policy', () => {
-  let calls: IntegrationApp<CallsConfig>;
-
-  beforeAll(async () => {
-    calls = await startCalls();
-  });
-
-  afterAll(() => calls?.stop());
+  const calls = useIntegrationApp(() => startCalls());
 
   it("deletes the partner's policy, and 404 to another partner", async () => {
     const partnerId = randomUUID();

@@ -4,21 +4,18 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { AppError, DomainEvents, ErrorCode } from '@vap/messages';
-import { IntegrationApp } from '@vap/testing/integration';
-import { CallsConfig } from '../../../../config/calls.config';
+import { useIntegrationApp } from '@vap/testing/integration';
 import { startCalls } from '../../../../testing/calls-integration';
 import { saveConnection } from '../../../../testing/call-rows';
 
 describe('delete a phone number', () => {
-  let calls: IntegrationApp<CallsConfig>;
   let dataSource: DataSource;
 
-  beforeAll(async () => {
-    calls = await startCalls();
+  const calls = useIntegrationApp(() => startCalls());
+
+  beforeAll(() => {
     dataSource = calls.get(DataSource);
   });
-
-  afterAll(() => calls?.stop());
 
   const refusal = (caller: string, id: string) =>
     calls.send('calls.phone_number.delete', caller, { id }).then(

@@ -4,21 +4,18 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { DomainEvents, ErrorCode } from '@vap/messages';
-import { IntegrationApp } from '@vap/testing/integration';
-import { CallsConfig } from '../../../../config/calls.config';
+import { useIntegrationApp } from '@vap/testing/integration';
 import { startCalls } from '../../../../testing/calls-integration';
 import { saveCall } from '../../../../testing/call-rows';
 
 describe('delete a telephony connection', () => {
-  let calls: IntegrationApp<CallsConfig>;
   let dataSource: DataSource;
 
-  beforeAll(async () => {
-    calls = await startCalls();
+  const calls = useIntegrationApp(() => startCalls());
+
+  beforeAll(() => {
     dataSource = calls.get(DataSource);
   });
-
-  afterAll(() => calls?.stop());
 
   async function carrierB(partnerId: string) {
     await calls.send('calls.telephony.carrier_b_put', partnerId, {

@@ -3,19 +3,12 @@
 // data link and another partner's connections are not listed.
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { IntegrationApp } from '@vap/testing/integration';
-import { CallsConfig } from '../../../../config/calls.config';
+import { useIntegrationApp } from '@vap/testing/integration';
 import { startCalls } from '../../../../testing/calls-integration';
 import { saveConnection } from '../../../../testing/call-rows';
 
 describe('list telephony connections', () => {
-  let calls: IntegrationApp<CallsConfig>;
-
-  beforeAll(async () => {
-    calls = await startCalls();
-  });
-
-  afterAll(() => calls?.stop());
+  const calls = useIntegrationApp(() => startCalls());
 
   it("lists the sandbox line, then the partner's carrier connection with its from-number", async () => {
     const partnerId = randomUUID();

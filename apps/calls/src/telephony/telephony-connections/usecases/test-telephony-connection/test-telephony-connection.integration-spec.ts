@@ -4,8 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { ErrorCode } from '@vap/messages';
 import { sendJson, startFakeServer, StartedFakeServer } from '@vap/testing';
-import { IntegrationApp } from '@vap/testing/integration';
-import { CallsConfig } from '../../../../config/calls.config';
+import { useIntegrationApp } from '@vap/testing/integration';
 import { startCalls } from '../../../../testing/calls-integration';
 
 /** carrier_b's account resource: answers every read with `status` and records the paths asked. */
@@ -30,18 +29,13 @@ class FakeCarrierAccount {
 }
 
 describe('test a telephony connection', () => {
-  let calls: IntegrationApp<CallsConfig>;
   const carrier = new FakeCarrierAccount();
   const SID = 'ACtcn0000000000000000000000000000b1';
 
-  beforeAll(async () => {
-    calls = await startCalls({ env: { CARRIER_B_BASE_URL: await carrier.listen() } });
-  });
-
-  afterAll(async () => {
-    await calls?.stop();
-    await carrier.close();
-  });
+  const calls = useIntegrationApp(
+    async () => startCalls({ env: { CARRIER_B_BASE_URL: await carrier.listen() } }),
+    { afterStop: () => carrier.close() },
+  );
 
   async function connectionsOf(partnerId: string) {
     await calls.send('calls.telephony.carrier_b_put', partnerId, {
