@@ -6,6 +6,8 @@ export interface Stoppable {
 export interface UseIntegrationAppOptions {
   /** Runs once the app has stopped (or failed to start): closing what the spec set up beside it, a fake carrier. */
   afterStop?: () => unknown;
+  /** The beforeAll's timeout in ms, for an app slower to start than Jest's default allows. */
+  timeout?: number;
 }
 
 /**
@@ -20,7 +22,7 @@ export function useIntegrationApp<A extends Stoppable>(
   let app: A | undefined;
   beforeAll(async () => {
     app = await start();
-  });
+  }, options.timeout);
   afterAll(async () => {
     try {
       await app?.stop();
