@@ -6,8 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { PartnerDto } from '@vap/api';
 import { DomainEvents, ErrorCode, PartnerContext } from '@vap/messages';
-import { IntegrationApp } from '@vap/testing/integration';
-import { CallsConfig } from '../config/calls.config';
+import { useIntegrationApp } from '@vap/testing/integration';
 import { CredentialsStore } from '../telephony/connections/credentials-store.service';
 import { ConnectionCredentials } from '../telephony/connections/entities/connection-credentials.entity';
 import { saveCall, saveConnection } from '../testing/call-rows';
@@ -24,30 +23,29 @@ const A = { auth_id: 'MAFAKEACCOUNT0000077', auth_token: 'fake-carrier-a-token-0
 const BALANCE_PAISE = 200;
 
 describe('balance guard', () => {
-  let calls: IntegrationApp<CallsConfig>;
   let dataSource: DataSource;
   let guard: BalanceGuard;
   const sandbox = new FakeSandboxCarrier();
   const carrierA = new FakeSandboxCarrier();
   const carrierB = new FakeSandboxCarrier();
 
-  beforeAll(async () => {
-    calls = await startCallsOnSandbox(sandbox, {
-      env: {
-        CARRIER_A_BASE_URL: await carrierA.listen(),
-        CARRIER_B_BASE_URL: await carrierB.listen(),
-        // The longest interval allowed, well past the spec: the spec runs the sweep itself, when it chooses.
-        BALANCE_GUARD_INTERVAL_MS: '60000',
-      },
-    });
+  const calls = useIntegrationApp(
+    async () =>
+      startCallsOnSandbox(sandbox, {
+        env: {
+          CARRIER_A_BASE_URL: await carrierA.listen(),
+          CARRIER_B_BASE_URL: await carrierB.listen(),
+          // The longest interval allowed, well past the spec: the spec runs the sweep itself, when it chooses.
+          BALANCE_GUARD_INTERVAL_MS: '60000',
+        },
+      }),
+    { afterStop: () => Promise.all([sandbox.close(), carrierA.close(), carrierB.close()]) },
+  );
+
+  beforeAll(() => {
     answerAgents(calls.peers);
     dataSource = calls.get(DataSource);
     guard = calls.get(BalanceGuard);
-  });
-
-  afterAll(async () => {
-    await calls?.stop();
-    await Promise.all([sandbox.close(), carrierA.close(), carrierB.close()]);
   });
 
   /** The partner as the gateway's events.partner.updated carries it, with the balance given. */

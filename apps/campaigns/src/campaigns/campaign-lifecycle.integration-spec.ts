@@ -1,16 +1,11 @@
 // The campaign state table as the campaigns commands answer it: what a start refuses, the moves and their messages,
 // and the campaign.status.updated event of each move, with calls ended by the events calls publishes.
 import { CampaignStatusUpdatedData, DomainEvent } from '@vap/messages';
+import { useIntegrationApp } from '@vap/testing/integration';
 import { callee, CallOutcome, CampaignsUnderTest } from '../testing/campaigns-integration';
 
 describe('campaign state table: start, pause, resume, completion', () => {
-  let it_: CampaignsUnderTest;
-
-  beforeAll(async () => {
-    it_ = await CampaignsUnderTest.start();
-  });
-
-  afterAll(() => it_?.stop());
+  const it_ = useIntegrationApp(() => CampaignsUnderTest.start());
 
   afterEach(() => {
     expect(it_.app.peers.unanswered).toEqual([]);

@@ -4,6 +4,7 @@
 import { ContactPolicySettingsDto } from '@vap/api';
 import { AppError, DomainEvents, ErrorCode } from '@vap/messages';
 import { waitFor } from '@vap/testing';
+import { useIntegrationApp } from '@vap/testing/integration';
 import { callee, CampaignsUnderTest } from '../testing/campaigns-integration';
 
 const START = new Date('2027-03-15T03:00:00.000Z');
@@ -14,13 +15,7 @@ const outsideWindow = (retryAt: string) =>
   new AppError(ErrorCode.OUTSIDE_CALLING_WINDOW, 'Outside the calling window', { retryAt });
 
 describe('campaigns and the contact policy', () => {
-  let it_: CampaignsUnderTest;
-
-  beforeAll(async () => {
-    it_ = await CampaignsUnderTest.start({ clockStart: START });
-  });
-
-  afterAll(() => it_?.stop());
+  const it_ = useIntegrationApp(() => CampaignsUnderTest.start({ clockStart: START }));
 
   afterEach(() => {
     it_.calls.refuse = null;

@@ -3,18 +3,16 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { ErrorCode } from '@vap/messages';
+import { useIntegrationApp } from '@vap/testing/integration';
 import { callee, CampaignsUnderTest } from '../testing/campaigns-integration';
 
 describe('campaigns replicas: limits across replicas, a claim left by a crash', () => {
-  let it_: CampaignsUnderTest;
+  const it_ = useIntegrationApp(() => CampaignsUnderTest.start());
 
   beforeAll(async () => {
-    it_ = await CampaignsUnderTest.start();
     await it_.app.replica();
     await it_.app.replica();
   });
-
-  afterAll(() => it_?.stop());
 
   afterEach(() => {
     expect(it_.app.peers.unanswered).toEqual([]);

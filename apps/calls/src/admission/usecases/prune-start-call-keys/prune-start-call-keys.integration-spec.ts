@@ -4,8 +4,7 @@
 // its call.
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { IntegrationApp } from '@vap/testing/integration';
-import { CallsConfig } from '../../../config/calls.config';
+import { useIntegrationApp } from '@vap/testing/integration';
 import { FakeSandboxCarrier } from '../../../testing/fake-sandbox-carrier';
 import { startCallsOnSandbox } from '../../../testing/sandbox-calls';
 import { answerAgents, approvedPartner } from '../../../testing/spec-partners';
@@ -13,19 +12,14 @@ import { RETENTION_HOURS } from '../../start-call-keys';
 import { StartCallKeysPruner } from './start-call-keys-pruner.service';
 
 describe('prune start-call keys', () => {
-  let calls: IntegrationApp<CallsConfig>;
   let dataSource: DataSource;
   const carrier = new FakeSandboxCarrier();
 
-  beforeAll(async () => {
-    calls = await startCallsOnSandbox(carrier);
+  const calls = useIntegrationApp(() => startCallsOnSandbox(carrier), { afterStop: () => carrier.close() });
+
+  beforeAll(() => {
     dataSource = calls.get(DataSource);
     answerAgents(calls.peers);
-  });
-
-  afterAll(async () => {
-    await calls?.stop();
-    await carrier.close();
   });
 
   it('deletes the bindings past their retention, so their key starts a new call, and keeps the live ones', async () => {

@@ -5,9 +5,8 @@
 // left to its start.
 import { DataSource } from 'typeorm';
 import { CallStatusUpdatedData, DomainEvents } from '@vap/messages';
-import { IntegrationApp } from '@vap/testing/integration';
+import { useIntegrationApp } from '@vap/testing/integration';
 import { Call } from '../../../calls/entities/call.entity';
-import { CallsConfig } from '../../../config/calls.config';
 import { FakeSandboxCarrier } from '../../../testing/fake-sandbox-carrier';
 import { saveSandboxCall, startCallsOnSandbox, storedCall } from '../../../testing/sandbox-calls';
 import { PlacementRecovery } from './placement-recovery.service';
@@ -15,21 +14,20 @@ import { PlacementRecovery } from './placement-recovery.service';
 const GRACE_SECS = 10;
 
 describe('recover a placement', () => {
-  let calls: IntegrationApp<CallsConfig>;
   let dataSource: DataSource;
   const carrier = new FakeSandboxCarrier();
 
-  beforeAll(async () => {
-    calls = await startCallsOnSandbox(carrier, {
-      // The spec runs the recovery itself.
-      env: { PLACEMENT_GRACE_SECS: String(GRACE_SECS), PLACEMENT_RECOVERY_MS: '60000' },
-    });
-    dataSource = calls.get(DataSource);
-  });
+  const calls = useIntegrationApp(
+    () =>
+      startCallsOnSandbox(carrier, {
+        // The spec runs the recovery itself.
+        env: { PLACEMENT_GRACE_SECS: String(GRACE_SECS), PLACEMENT_RECOVERY_MS: '60000' },
+      }),
+    { afterStop: () => carrier.close() },
+  );
 
-  afterAll(async () => {
-    await calls?.stop();
-    await carrier.close();
+  beforeAll(() => {
+    dataSource = calls.get(DataSource);
   });
 
   /**

@@ -4,25 +4,19 @@
 // admitted call's events count the account's active calls, and a call's end frees its slot.
 import { randomUUID } from 'node:crypto';
 import { AccountConcurrency, CallStatusUpdatedData, DomainEvents, ErrorCode } from '@vap/messages';
-import { IntegrationApp } from '@vap/testing/integration';
-import { CallsConfig } from '../../../config/calls.config';
+import { useIntegrationApp } from '@vap/testing/integration';
 import { FakeSandboxCarrier } from '../../../testing/fake-sandbox-carrier';
 import { startCallsOnSandbox } from '../../../testing/sandbox-calls';
 import { callWebhook } from '../../../testing/sandbox-webhooks';
 import { answerAgents, approvedPartner } from '../../../testing/spec-partners';
 
 describe('start a call: account concurrency', () => {
-  let calls: IntegrationApp<CallsConfig>;
   const carrier = new FakeSandboxCarrier();
 
-  beforeAll(async () => {
-    calls = await startCallsOnSandbox(carrier);
-    answerAgents(calls.peers);
-  });
+  const calls = useIntegrationApp(() => startCallsOnSandbox(carrier), { afterStop: () => carrier.close() });
 
-  afterAll(async () => {
-    await calls?.stop();
-    await carrier.close();
+  beforeAll(() => {
+    answerAgents(calls.peers);
   });
 
   /** The status events the service published for the call, oldest first. */

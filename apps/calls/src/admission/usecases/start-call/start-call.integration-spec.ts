@@ -10,8 +10,7 @@ import {
   DomainEvents,
   PartnerContext,
 } from '@vap/messages';
-import { IntegrationApp } from '@vap/testing/integration';
-import { CallsConfig } from '../../../config/calls.config';
+import { useIntegrationApp } from '@vap/testing/integration';
 import { FakeSandboxCarrier } from '../../../testing/fake-sandbox-carrier';
 import { startCallsOnSandbox } from '../../../testing/sandbox-calls';
 
@@ -44,17 +43,9 @@ const SNAPSHOT: AgentSnapshot = {
 };
 
 describe('start a call', () => {
-  let calls: IntegrationApp<CallsConfig>;
   const carrier = new FakeSandboxCarrier();
 
-  beforeAll(async () => {
-    calls = await startCallsOnSandbox(carrier);
-  });
-
-  afterAll(async () => {
-    await calls?.stop();
-    await carrier.close();
-  });
+  const calls = useIntegrationApp(() => startCallsOnSandbox(carrier), { afterStop: () => carrier.close() });
 
   it('admits the call with its agent from the agents service, dials it, stores it and publishes it', async () => {
     const agentId = randomUUID();

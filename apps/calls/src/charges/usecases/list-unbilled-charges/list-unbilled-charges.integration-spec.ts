@@ -5,8 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { ErrorCode } from '@vap/messages';
-import { IntegrationApp } from '@vap/testing/integration';
-import { CallsConfig } from '../../../config/calls.config';
+import { useIntegrationApp } from '@vap/testing/integration';
 import { saveChargedCall } from '../../../testing/charged-calls';
 import { FakeSandboxCarrier } from '../../../testing/fake-sandbox-carrier';
 import { startCallsOnSandbox } from '../../../testing/sandbox-calls';
@@ -14,20 +13,19 @@ import { startCallsOnSandbox } from '../../../testing/sandbox-calls';
 const PRICE_PER_MINUTE = 500;
 
 describe('list unbilled charges', () => {
-  let calls: IntegrationApp<CallsConfig>;
   let dataSource: DataSource;
   const carrier = new FakeSandboxCarrier();
 
-  beforeAll(async () => {
-    calls = await startCallsOnSandbox(carrier, {
-      env: { CALL_PRICE_PER_MINUTE_PAISE: String(PRICE_PER_MINUTE) },
-    });
-    dataSource = calls.get(DataSource);
-  });
+  const calls = useIntegrationApp(
+    () =>
+      startCallsOnSandbox(carrier, {
+        env: { CALL_PRICE_PER_MINUTE_PAISE: String(PRICE_PER_MINUTE) },
+      }),
+    { afterStop: () => carrier.close() },
+  );
 
-  afterAll(async () => {
-    await calls?.stop();
-    await carrier.close();
+  beforeAll(() => {
+    dataSource = calls.get(DataSource);
   });
 
   const charge = (partnerId: string, billDurationSeconds = 60) =>

@@ -5,25 +5,19 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { ErrorCode, VoiceEndedRequest } from '@vap/messages';
-import { IntegrationApp } from '@vap/testing/integration';
-import { CallsConfig } from '../../../config/calls.config';
+import { useIntegrationApp } from '@vap/testing/integration';
 import { recordingKey } from '../../../recording/recording-store';
 import { FakeSandboxCarrier } from '../../../testing/fake-sandbox-carrier';
 import { saveSandboxCall, startCallsOnSandbox } from '../../../testing/sandbox-calls';
 
 describe('end a voice session', () => {
-  let calls: IntegrationApp<CallsConfig>;
   let dataSource: DataSource;
   const carrier = new FakeSandboxCarrier();
 
-  beforeAll(async () => {
-    calls = await startCallsOnSandbox(carrier);
-    dataSource = calls.get(DataSource);
-  });
+  const calls = useIntegrationApp(() => startCallsOnSandbox(carrier), { afterStop: () => carrier.close() });
 
-  afterAll(async () => {
-    await calls?.stop();
-    await carrier.close();
+  beforeAll(() => {
+    dataSource = calls.get(DataSource);
   });
 
   const ended = (callId: string, fields: Partial<VoiceEndedRequest> = {}) =>

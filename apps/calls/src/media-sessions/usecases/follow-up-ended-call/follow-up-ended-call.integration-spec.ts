@@ -6,8 +6,7 @@
 import { DataSource } from 'typeorm';
 import { CallTransferredData, DomainEvents } from '@vap/messages';
 import { waitFor } from '@vap/testing';
-import { IntegrationApp } from '@vap/testing/integration';
-import { CallsConfig } from '../../../config/calls.config';
+import { useIntegrationApp } from '@vap/testing/integration';
 import { StaleCallSweeper } from '../../../progress/usecases/sweep-stale-calls/stale-call-sweeper.service';
 import { FakeSandboxCarrier } from '../../../testing/fake-sandbox-carrier';
 import { saveSandboxCall, startCallsOnSandbox, storedCall } from '../../../testing/sandbox-calls';
@@ -17,30 +16,29 @@ const UNCAPPED_SECS = 600;
 const GRACE_SECS = 60;
 
 describe('follow up an ended call', () => {
-  let calls: IntegrationApp<CallsConfig>;
   let dataSource: DataSource;
   const carrier = new FakeSandboxCarrier();
   const terminated: string[] = [];
 
-  beforeAll(async () => {
-    calls = await startCallsOnSandbox(carrier, {
-      env: {
-        STALE_CALL_UNCAPPED_SECS: String(UNCAPPED_SECS),
-        STALE_CALL_GRACE_SECS: String(GRACE_SECS),
-        // The spec runs the sweep itself.
-        STALE_CALL_SWEEP_MS: '3600000',
-      },
-    });
+  const calls = useIntegrationApp(
+    () =>
+      startCallsOnSandbox(carrier, {
+        env: {
+          STALE_CALL_UNCAPPED_SECS: String(UNCAPPED_SECS),
+          STALE_CALL_GRACE_SECS: String(GRACE_SECS),
+          // The spec runs the sweep itself.
+          STALE_CALL_SWEEP_MS: '3600000',
+        },
+      }),
+    { afterStop: () => carrier.close() },
+  );
+
+  beforeAll(() => {
     dataSource = calls.get(DataSource);
     calls.peers.answer('voice.session.terminate', ({ callId }) => {
       terminated.push(callId);
       return { terminated: true };
     });
-  });
-
-  afterAll(async () => {
-    await calls?.stop();
-    await carrier.close();
   });
 
   /** Makes the call created at the manual clock's now, so the sweep finds it stale once the clock moves on. */

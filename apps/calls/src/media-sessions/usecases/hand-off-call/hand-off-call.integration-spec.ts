@@ -5,10 +5,9 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { AgentSnapshot, AppError, CallSegment, ErrorCode, HANDOFF_LIMITS } from '@vap/messages';
-import { IntegrationApp } from '@vap/testing/integration';
+import { useIntegrationApp } from '@vap/testing/integration';
 import { Call } from '../../../calls/entities/call.entity';
 import { CallSession } from '../../../calls/entities/call-session.entity';
-import { CallsConfig } from '../../../config/calls.config';
 import { FakeSandboxCarrier } from '../../../testing/fake-sandbox-carrier';
 import {
   saveAgentSettings,
@@ -18,25 +17,20 @@ import {
 } from '../../../testing/sandbox-calls';
 
 describe('hand off a call', () => {
-  let calls: IntegrationApp<CallsConfig>;
   let dataSource: DataSource;
   const carrier = new FakeSandboxCarrier();
   /** The agents the fake agents service knows, by id: their name and snapshot. */
   const agents = new Map<string, { name: string; snapshot: AgentSnapshot }>();
 
-  beforeAll(async () => {
-    calls = await startCallsOnSandbox(carrier);
+  const calls = useIntegrationApp(() => startCallsOnSandbox(carrier), { afterStop: () => carrier.close() });
+
+  beforeAll(() => {
     dataSource = calls.get(DataSource);
     calls.peers.answer('agents.agent.for_call', ({ id }) => {
       const agent = agents.get(id);
       if (!agent) throw AppError.notFound('Agent');
       return { id, name: agent.name, projectId: randomUUID(), snapshot: agent.snapshot };
     });
-  });
-
-  afterAll(async () => {
-    await calls?.stop();
-    await carrier.close();
   });
 
   /** A live call whose agent hands off to `nextAgentId`. */

@@ -4,9 +4,8 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { AgentSnapshot, ErrorCode } from '@vap/messages';
-import { IntegrationApp } from '@vap/testing/integration';
+import { useIntegrationApp } from '@vap/testing/integration';
 import { Call } from '../../../calls/entities/call.entity';
-import { CallsConfig } from '../../../config/calls.config';
 import { ConnectionCredentials } from '../../../telephony/connections/entities/connection-credentials.entity';
 import { CredentialsStore } from '../../../telephony/connections/credentials-store.service';
 import { saveCall, saveConnection } from '../../../testing/call-rows';
@@ -14,20 +13,22 @@ import { FakeSandboxCarrier } from '../../../testing/fake-sandbox-carrier';
 import { saveAgentSettings, saveSandboxCall, startCallsOnSandbox } from '../../../testing/sandbox-calls';
 
 describe('send digits', () => {
-  let calls: IntegrationApp<CallsConfig>;
   let dataSource: DataSource;
   const carrier = new FakeSandboxCarrier();
   const carrierA = new FakeSandboxCarrier();
 
-  beforeAll(async () => {
-    calls = await startCallsOnSandbox(carrier, { env: { CARRIER_A_BASE_URL: await carrierA.listen() } });
-    dataSource = calls.get(DataSource);
-  });
+  const calls = useIntegrationApp(
+    async () => startCallsOnSandbox(carrier, { env: { CARRIER_A_BASE_URL: await carrierA.listen() } }),
+    {
+      afterStop: async () => {
+        await carrier.close();
+        await carrierA.close();
+      },
+    },
+  );
 
-  afterAll(async () => {
-    await calls?.stop();
-    await carrier.close();
-    await carrierA.close();
+  beforeAll(() => {
+    dataSource = calls.get(DataSource);
   });
 
   /** The agent's settings as copied at the call's start, with or without the tool. */

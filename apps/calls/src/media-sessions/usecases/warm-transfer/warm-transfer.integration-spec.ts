@@ -4,25 +4,19 @@
 // ended call, a cold-transfer agent, another number and a missing briefing start nothing.
 import { DataSource } from 'typeorm';
 import { ErrorCode } from '@vap/messages';
-import { IntegrationApp } from '@vap/testing/integration';
-import { CallsConfig } from '../../../config/calls.config';
+import { useIntegrationApp } from '@vap/testing/integration';
 import { FakeSandboxCarrier } from '../../../testing/fake-sandbox-carrier';
 import { startCallsOnSandbox, storedCall } from '../../../testing/sandbox-calls';
 import { saveWarmTransferCall, TRANSFER_HUMAN } from '../../../testing/warm-transfer-calls';
 
 describe('warm transfer', () => {
-  let calls: IntegrationApp<CallsConfig>;
   let dataSource: DataSource;
   const carrier = new FakeSandboxCarrier();
 
-  beforeAll(async () => {
-    calls = await startCallsOnSandbox(carrier);
-    dataSource = calls.get(DataSource);
-  });
+  const calls = useIntegrationApp(() => startCallsOnSandbox(carrier), { afterStop: () => carrier.close() });
 
-  afterAll(async () => {
-    await calls?.stop();
-    await carrier.close();
+  beforeAll(() => {
+    dataSource = calls.get(DataSource);
   });
 
   const warm = (callId: string, fields: { to?: string; briefing?: string } = {}) =>

@@ -7,8 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { CallStatusUpdatedData, DomainEvents, ErrorCode } from '@vap/messages';
-import { IntegrationApp } from '@vap/testing/integration';
-import { CallsConfig } from '../../../../config/calls.config';
+import { useIntegrationApp } from '@vap/testing/integration';
 import { FakeSandboxCarrier } from '../../../../testing/fake-sandbox-carrier';
 import { saveInboundNumber } from '../../../../testing/inbound-numbers';
 import { startCallsOnSandbox } from '../../../../testing/sandbox-calls';
@@ -16,19 +15,14 @@ import { inboundWebhook } from '../../../../testing/sandbox-webhooks';
 import { answerAgents } from '../../../../testing/spec-partners';
 
 describe('answer an inbound call', () => {
-  let calls: IntegrationApp<CallsConfig>;
   let dataSource: DataSource;
   const carrier = new FakeSandboxCarrier();
 
-  beforeAll(async () => {
-    calls = await startCallsOnSandbox(carrier);
+  const calls = useIntegrationApp(() => startCallsOnSandbox(carrier), { afterStop: () => carrier.close() });
+
+  beforeAll(() => {
     dataSource = calls.get(DataSource);
     answerAgents(calls.peers);
-  });
-
-  afterAll(async () => {
-    await calls?.stop();
-    await carrier.close();
   });
 
   const voiceUrl = (connectionId: string) =>

@@ -5,8 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { ErrorCode } from '@vap/messages';
-import { IntegrationApp } from '@vap/testing/integration';
-import { CallsConfig } from '../../../../config/calls.config';
+import { useIntegrationApp } from '@vap/testing/integration';
 import { FakeSandboxCarrier } from '../../../../testing/fake-sandbox-carrier';
 import { saveInboundNumber } from '../../../../testing/inbound-numbers';
 import { startCallsOnSandbox } from '../../../../testing/sandbox-calls';
@@ -14,13 +13,13 @@ import { inboundWebhook } from '../../../../testing/sandbox-webhooks';
 import { answerAgents } from '../../../../testing/spec-partners';
 
 describe('simulate an inbound call', () => {
-  let calls: IntegrationApp<CallsConfig>;
   let dataSource: DataSource;
   const carrier = new FakeSandboxCarrier();
   const delivered: string[] = [];
 
+  const calls = useIntegrationApp(() => startCallsOnSandbox(carrier), { afterStop: () => carrier.close() });
+
   beforeAll(async () => {
-    calls = await startCallsOnSandbox(carrier);
     dataSource = calls.get(DataSource);
     answerAgents(calls.peers);
     carrier.onSimulatedInbound = async ({ sid, from, to, voiceUrl }) => {
@@ -35,11 +34,6 @@ describe('simulate an inbound call', () => {
       const reply = await calls.send('calls.inbound_callback.ingest', null, webhook);
       delivered.push(reply.body);
     };
-  });
-
-  afterAll(async () => {
-    await calls?.stop();
-    await carrier.close();
   });
 
   const simulations = () => carrier.requests.filter((r) => r.path === '/SimulatedInboundCalls.json');

@@ -2,18 +2,11 @@
 // longer listed); another partner's entry is 404 and stays.
 import { randomUUID } from 'node:crypto';
 import { ErrorCode } from '@vap/messages';
-import { IntegrationApp } from '@vap/testing/integration';
-import { CallsConfig } from '../../../../config/calls.config';
+import { useIntegrationApp } from '@vap/testing/integration';
 import { startCalls } from '../../../../testing/calls-integration';
 
 describe('delete a do-not-call entry', () => {
-  let calls: IntegrationApp<CallsConfig>;
-
-  beforeAll(async () => {
-    calls = await startCalls();
-  });
-
-  afterAll(() => calls?.stop());
+  const calls = useIntegrationApp(() => startCalls());
 
   it('removes the entry, so its number is listed no more', async () => {
     const partnerId = randomUUID();

@@ -2,18 +2,11 @@
 // partner's entries oldest first as CSV cells, the next page after the cursor; formulas in free text are
 // guarded, and another partner's entries never appear.
 import { randomUUID } from 'node:crypto';
-import { IntegrationApp } from '@vap/testing/integration';
-import { CallsConfig } from '../../../../config/calls.config';
+import { useIntegrationApp } from '@vap/testing/integration';
 import { startCalls } from '../../../../testing/calls-integration';
 
 describe('export a page of the do-not-call list', () => {
-  let calls: IntegrationApp<CallsConfig>;
-
-  beforeAll(async () => {
-    calls = await startCalls();
-  });
-
-  afterAll(() => calls?.stop());
+  const calls = useIntegrationApp(() => startCalls());
 
   it("pages the partner's entries oldest first as CSV cells", async () => {
     const partnerId = randomUUID();

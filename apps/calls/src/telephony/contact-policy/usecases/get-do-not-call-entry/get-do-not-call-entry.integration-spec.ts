@@ -2,18 +2,11 @@
 // or an id of none, is 404.
 import { randomUUID } from 'node:crypto';
 import { ErrorCode } from '@vap/messages';
-import { IntegrationApp } from '@vap/testing/integration';
-import { CallsConfig } from '../../../../config/calls.config';
+import { useIntegrationApp } from '@vap/testing/integration';
 import { startCalls } from '../../../../testing/calls-integration';
 
 describe('get a do-not-call entry', () => {
-  let calls: IntegrationApp<CallsConfig>;
-
-  beforeAll(async () => {
-    calls = await startCalls();
-  });
-
-  afterAll(() => calls?.stop());
+  const calls = useIntegrationApp(() => startCalls());
 
   it("answers the partner's entry, and 404 to another partner or an unknown id", async () => {
     const partnerId = randomUUID();

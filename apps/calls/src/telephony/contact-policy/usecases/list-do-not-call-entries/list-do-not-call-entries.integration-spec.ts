@@ -2,18 +2,11 @@
 // cursor and filtered by reason or kind; another partner's entries never appear.
 import { randomUUID } from 'node:crypto';
 import { ErrorCode } from '@vap/messages';
-import { IntegrationApp } from '@vap/testing/integration';
-import { CallsConfig } from '../../../../config/calls.config';
+import { useIntegrationApp } from '@vap/testing/integration';
 import { startCalls } from '../../../../testing/calls-integration';
 
 describe('list do-not-call entries', () => {
-  let calls: IntegrationApp<CallsConfig>;
-
-  beforeAll(async () => {
-    calls = await startCalls();
-  });
-
-  afterAll(() => calls?.stop());
+  const calls = useIntegrationApp(() => startCalls());
 
   it("pages the partner's entries newest first and filters them, showing no other partner's", async () => {
     const partnerId = randomUUID();

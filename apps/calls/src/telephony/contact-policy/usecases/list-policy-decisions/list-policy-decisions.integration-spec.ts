@@ -3,21 +3,18 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { ErrorCode } from '@vap/messages';
-import { IntegrationApp } from '@vap/testing/integration';
-import { CallsConfig } from '../../../../config/calls.config';
+import { useIntegrationApp } from '@vap/testing/integration';
 import { startCalls } from '../../../../testing/calls-integration';
 import { PolicyDecision } from '../../entities/policy-decision.entity';
 
 describe('list policy decisions', () => {
-  let calls: IntegrationApp<CallsConfig>;
   let dataSource: DataSource;
 
-  beforeAll(async () => {
-    calls = await startCalls();
+  const calls = useIntegrationApp(() => startCalls());
+
+  beforeAll(() => {
     dataSource = calls.get(DataSource);
   });
-
-  afterAll(() => calls?.stop());
 
   /** A decision the contact policy stored at `createdAt`. */
   async function saveDecision(

@@ -2,18 +2,11 @@
 // with, longest first; another partner's entries do not list it, and a number that is not E.164 is refused.
 import { randomUUID } from 'node:crypto';
 import { ErrorCode } from '@vap/messages';
-import { IntegrationApp } from '@vap/testing/integration';
-import { CallsConfig } from '../../../../config/calls.config';
+import { useIntegrationApp } from '@vap/testing/integration';
 import { startCalls } from '../../../../testing/calls-integration';
 
 describe('look up a number on the do-not-call list', () => {
-  let calls: IntegrationApp<CallsConfig>;
-
-  beforeAll(async () => {
-    calls = await startCalls();
-  });
-
-  afterAll(() => calls?.stop());
+  const calls = useIntegrationApp(() => startCalls());
 
   it('answers the entries that cover the number, longest first, of the partner alone', async () => {
     const partnerId = randomUUID();

@@ -5,18 +5,11 @@ import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { ContactPolicySettingsDto } from '@vap/api';
 import { DomainEvents, ErrorCode } from '@vap/messages';
-import { IntegrationApp } from '@vap/testing/integration';
-import { CallsConfig } from '../../../../config/calls.config';
+import { useIntegrationApp } from '@vap/testing/integration';
 import { startCalls } from '../../../../testing/calls-integration';
 
 describe('update the contact policy settings', () => {
-  let calls: IntegrationApp<CallsConfig>;
-
-  beforeAll(async () => {
-    calls = await startCalls();
-  });
-
-  afterAll(() => calls?.stop());
+  const calls = useIntegrationApp(() => startCalls());
 
   it('merges the changes into what is stored, publishes them, and clears with null', async () => {
     const partnerId = randomUUID();

@@ -3,20 +3,17 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { ErrorCode } from '@vap/messages';
-import { IntegrationApp } from '@vap/testing/integration';
-import { CallsConfig } from '../../../../config/calls.config';
+import { useIntegrationApp } from '@vap/testing/integration';
 import { startCalls } from '../../../../testing/calls-integration';
 
 describe('update a do-not-call entry', () => {
-  let calls: IntegrationApp<CallsConfig>;
   let dataSource: DataSource;
 
-  beforeAll(async () => {
-    calls = await startCalls();
+  const calls = useIntegrationApp(() => startCalls());
+
+  beforeAll(() => {
     dataSource = calls.get(DataSource);
   });
-
-  afterAll(() => calls?.stop());
 
   const rowOf = async (id: string) =>
     (

@@ -6,24 +6,21 @@ import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { INBOUND_ROUTE_ACTIONS, INBOUND_TIMEOUT_MS } from '@vap/api';
 import { AppError, ErrorCode } from '@vap/messages';
-import { IntegrationApp } from '@vap/testing/integration';
-import { CallsConfig } from '../../../../config/calls.config';
+import { useIntegrationApp } from '@vap/testing/integration';
 import { startCalls } from '../../../../testing/calls-integration';
 import { saveConnection } from '../../../../testing/call-rows';
 
 describe('create an inbound routing policy', () => {
-  let calls: IntegrationApp<CallsConfig>;
   const ownAgents = new Map<string, string>();
 
-  beforeAll(async () => {
-    calls = await startCalls();
+  const calls = useIntegrationApp(() => startCalls());
+
+  beforeAll(() => {
     calls.peers.answer('agents.agent.get', ({ id }, { partnerId }) => {
       if (ownAgents.get(id) !== partnerId) throw AppError.notFound('Agent');
       return { id } as never;
     });
   });
-
-  afterAll(() => calls?.stop());
 
   /** A number imported on a carrier_b connection of the partner. */
   async function ownNumber(partnerId: string, number: string) {

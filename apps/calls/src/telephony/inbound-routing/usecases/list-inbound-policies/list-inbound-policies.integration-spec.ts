@@ -2,19 +2,12 @@
 // route; another partner's policies never appear.
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { IntegrationApp } from '@vap/testing/integration';
-import { CallsConfig } from '../../../../config/calls.config';
+import { useIntegrationApp } from '@vap/testing/integration';
 import { startCalls } from '../../../../testing/calls-integration';
 import { saveConnection } from '../../../../testing/call-rows';
 
 describe('list inbound routing policies', () => {
-  let calls: IntegrationApp<CallsConfig>;
-
-  beforeAll(async () => {
-    calls = await startCalls();
-  });
-
-  afterAll(() => calls?.stop());
+  const calls = useIntegrationApp(() => startCalls());
 
   /** A number imported on a carrier_b connection of the partner. */
   async function ownNumber(partnerId: string, number: string) {

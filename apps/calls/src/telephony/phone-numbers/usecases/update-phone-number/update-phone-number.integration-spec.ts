@@ -5,26 +5,23 @@ import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { PhoneNumberDto } from '@vap/api';
 import { AppError, DomainEvents, ErrorCode } from '@vap/messages';
-import { IntegrationApp } from '@vap/testing/integration';
-import { CallsConfig } from '../../../../config/calls.config';
+import { useIntegrationApp } from '@vap/testing/integration';
 import { startCalls } from '../../../../testing/calls-integration';
 import { saveConnection } from '../../../../testing/call-rows';
 
 describe('update a phone number', () => {
-  let calls: IntegrationApp<CallsConfig>;
   let dataSource: DataSource;
   const ownAgents = new Map<string, string>();
 
-  beforeAll(async () => {
-    calls = await startCalls();
+  const calls = useIntegrationApp(() => startCalls());
+
+  beforeAll(() => {
     dataSource = calls.get(DataSource);
     calls.peers.answer('agents.agent.get', ({ id }, { partnerId }) => {
       if (ownAgents.get(id) !== partnerId) throw AppError.notFound('Agent');
       return { id } as never;
     });
   });
-
-  afterAll(() => calls?.stop());
 
   async function imported(partnerId: string, number: string): Promise<PhoneNumberDto> {
     const connectionId = await saveConnection(dataSource, partnerId, 'carrier_b');

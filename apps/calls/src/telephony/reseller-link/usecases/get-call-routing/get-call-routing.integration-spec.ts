@@ -5,8 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { ErrorCode } from '@vap/messages';
 import { sendJson, startFakeServer, StartedFakeServer } from '@vap/testing';
-import { IntegrationApp } from '@vap/testing/integration';
-import { CallsConfig } from '../../../../config/calls.config';
+import { useIntegrationApp } from '@vap/testing/integration';
 import { startCalls } from '../../../../testing/calls-integration';
 
 /** The downstream envelope: a 502 with the platform's internal error code. */
@@ -49,24 +48,25 @@ class FakeReseller {
 }
 
 describe('get the reseller call routing', () => {
-  let calls: IntegrationApp<CallsConfig>;
   let resellerUrl: string;
   const reseller = new FakeReseller();
   const allowedBefore = process.env.WEBHOOK_ALLOW_PRIVATE_NETWORKS;
 
-  beforeAll(async () => {
-    resellerUrl = await reseller.listen();
-    // The fake reseller listens on loopback, which the egress guard refuses unless private networks are allowed.
-    process.env.WEBHOOK_ALLOW_PRIVATE_NETWORKS = 'true';
-    calls = await startCalls();
-  });
-
-  afterAll(async () => {
-    await calls?.stop();
-    await reseller.close();
-    if (allowedBefore === undefined) delete process.env.WEBHOOK_ALLOW_PRIVATE_NETWORKS;
-    else process.env.WEBHOOK_ALLOW_PRIVATE_NETWORKS = allowedBefore;
-  });
+  const calls = useIntegrationApp(
+    async () => {
+      resellerUrl = await reseller.listen();
+      // The fake reseller listens on loopback, which the egress guard refuses unless private networks are allowed.
+      process.env.WEBHOOK_ALLOW_PRIVATE_NETWORKS = 'true';
+      return startCalls();
+    },
+    {
+      afterStop: async () => {
+        await reseller.close();
+        if (allowedBefore === undefined) delete process.env.WEBHOOK_ALLOW_PRIVATE_NETWORKS;
+        else process.env.WEBHOOK_ALLOW_PRIVATE_NETWORKS = allowedBefore;
+      },
+    },
+  );
 
   const connect = (partnerId: string, apiKey: string) =>
     calls.send('calls.reseller_link.connection_create', partnerId, {
