@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import {
   createTestDatabase,
@@ -15,7 +16,7 @@ export interface OwnPlatformOptions extends Omit<
   StartPlatformOptions,
   'databaseUrl' | 'natsUrl' | 'subjectPrefix' | 'gatewayPorts' | 'logDir'
 > {
-  /** Names the database (`vap_e2e_<name>`), the subject prefix (`<run's>_<name>`) and the logs folder. */
+  /** Names the database (`vap_e2e_<name>`), the subject prefix (`<run's>_<name>_<random>`) and the logs folder. */
   name: string;
   /** The Postgres server its database is made on (default the run's): a spec's own, to stop and start. */
   postgresUrl?: string;
@@ -44,7 +45,9 @@ export async function startOwnPlatform({
 }: OwnPlatformOptions): Promise<OwnPlatform> {
   const run = e2eEnv();
   const db = await createTestDatabase(postgresUrl ?? run.databaseUrl, `vap_e2e_${name}`);
-  const prefix = `${run.natsPrefix}_${name}`;
+  // Unique beyond the name: the prefix's clean-up deletes every stream named `<prefix>_...`, so a platform named
+  // `billing` must not own the streams of one named `billing_model_usage` running beside it.
+  const prefix = `${run.natsPrefix}_${name}_${randomBytes(3).toString('hex')}`;
   const cleanUp = async () => {
     await db.drop();
     await deleteJetStreamByPrefix(run.natsUrl, prefix).catch(() => undefined);
