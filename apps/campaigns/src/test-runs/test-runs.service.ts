@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import {
   CreateTestRunDto,
   ListTestRunsQueryDto,
@@ -37,7 +37,7 @@ export class TestRunsService {
     await this.snapshots.save(partner);
     const repetitions = input.repetitions ?? 1;
     const id = TestRunId.format(randomUUID());
-    await this.dataSource.transaction(async (em) => {
+    return this.dataSource.transaction(async (em) => {
       await em.query(`SELECT pg_advisory_xact_lock(hashtext('test_runs:' || $1))`, [partner.id]);
       const [{ count }] = (await em.query(
         `SELECT count(*)::int AS count FROM ${tableOf(em, 'test_runs')} WHERE partner_id = $1 AND status <> 'completed'`,
@@ -71,22 +71,26 @@ export class TestRunsService {
         [id, partner.id, ids, indexes, attempts],
       );
       this.repo.wake(em);
+      // Read before the commit: once it lands the runner may claim an attempt at once, and the answer is the run
+      // as created (queued), not whatever the runner made of it a moment later.
+      return this.read(em, partner.id, id);
     });
-    return this.get(partner.id, id);
   }
 
   async get(partnerId: string, id: string): Promise<TestRunDto> {
-    return this.dataSource.transaction('REPEATABLE READ', async (em) => {
-      const [run] = (await em.query(
-        `SELECT * FROM ${tableOf(em, 'test_runs')} WHERE id = $1 AND partner_id = $2`,
-        [id, partnerId],
-      )) as TestRunRow[];
-      if (!run) throw AppError.notFound('Test run');
-      const attempts = (await em.query(`SELECT * FROM ${tableOf(em, 'test_attempts')} WHERE run_id = $1`, [
-        id,
-      ])) as TestAttemptRow[];
-      return toTestRunDto(run, attempts);
-    });
+    return this.dataSource.transaction('REPEATABLE READ', (em) => this.read(em, partnerId, id));
+  }
+
+  private async read(em: EntityManager, partnerId: string, id: string): Promise<TestRunDto> {
+    const [run] = (await em.query(
+      `SELECT * FROM ${tableOf(em, 'test_runs')} WHERE id = $1 AND partner_id = $2`,
+      [id, partnerId],
+    )) as TestRunRow[];
+    if (!run) throw AppError.notFound('Test run');
+    const attempts = (await em.query(`SELECT * FROM ${tableOf(em, 'test_attempts')} WHERE run_id = $1`, [
+      id,
+    ])) as TestAttemptRow[];
+    return toTestRunDto(run, attempts);
   }
 
   async list(partnerId: string, query: ListTestRunsQueryDto): Promise<TestRunListDto> {
