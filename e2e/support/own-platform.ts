@@ -45,8 +45,7 @@ export async function startOwnPlatform({
 }: OwnPlatformOptions): Promise<OwnPlatform> {
   const run = e2eEnv();
   const db = await createTestDatabase(postgresUrl ?? run.databaseUrl, `vap_e2e_${name}`);
-  // Unique beyond the name: the prefix's clean-up deletes every stream named `<prefix>_...`, so a platform named
-  // `billing` must not own the streams of one named `billing_model_usage` running beside it.
+  // Unique beyond the name: a retried test's platform never meets the streams its first attempt left.
   const prefix = `${run.natsPrefix}_${name}_${randomBytes(3).toString('hex')}`;
   const cleanUp = async () => {
     await db.drop();

@@ -5,8 +5,10 @@ import {
   CoreEventSubscriptions,
   DomainEventSubject,
   EventRecorders,
-  EVENTS_STREAM,
+  eventStreamName,
+  kvBucketName,
   KvBucketUsers,
+  kvStreamName,
   NatsService,
   SERVICE_NAMES,
 } from '@vap/messages';
@@ -22,15 +24,8 @@ export function inboxPrefixOf(service: string): string {
   return `_INBOX.${service}`;
 }
 
-/** The event stream's name under a subject prefix. */
-export function eventStreamName(subjectPrefix = ''): string {
-  return subjectPrefix ? `${subjectPrefix}_${EVENTS_STREAM}` : EVENTS_STREAM;
-}
-
-/** A key-value bucket's name under a subject prefix (as HeartbeatBucket names it). */
-export function kvBucketName(bucket: string, subjectPrefix = ''): string {
-  return subjectPrefix ? `${subjectPrefix}_${bucket}` : bucket;
-}
+// Named in @vap/messages, where the test kit, which cannot depend on this library, names them too.
+export { eventStreamName, kvBucketName } from '@vap/messages';
 
 /**
  * The JetStream API a key-value bucket's user needs: account info (the client checks JetStream is there),
@@ -42,7 +37,7 @@ function kvPermissions(service: NatsService, subjectPrefix: string): string[] {
     const writes = users.writers.includes(service);
     if (!writes && !users.readers.includes(service)) return [];
     const name = kvBucketName(bucket, subjectPrefix);
-    const stream = `KV_${name}`;
+    const stream = kvStreamName(bucket, subjectPrefix);
     return [
       '$JS.API.INFO',
       `$JS.API.STREAM.INFO.${stream}`,

@@ -1,8 +1,11 @@
+import { randomBytes } from 'node:crypto';
 import { accessSync, constants, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { NO_NATS_SERVER_MESSAGE, resolveNats } from './nats';
+import { eventStreamName, KV_BUCKETS, kvBucketName, kvStreamName } from '@vap/messages';
+import { AckPolicy, connect, JetStreamManager, NatsConnection } from 'nats';
+import { deleteJetStreamByPrefix, NO_NATS_SERVER_MESSAGE, resolveNats } from './nats';
 import { canConnect, freePort } from './ports';
 
 describe('resolveNats', () => {
@@ -88,4 +91,67 @@ describe('resolveNats', () => {
       expect(await canConnect('127.0.0.1', port)).toBe(false);
     },
   );
+});
+
+describe('deleteJetStreamByPrefix', () => {
+  const NATS_URL = process.env.NATS_URL || 'nats://127.0.0.1:4222';
+  // Two platforms side by side, one's prefix the start of the other's name (as the e2e billing runs were).
+  const prefix = `x${randomBytes(3).toString('hex')}_billing`;
+  const beside = `${prefix}_model_usage`;
+  let nc: NatsConnection;
+  let jsm: JetStreamManager;
+
+  beforeAll(async () => {
+    nc = await connect({ servers: NATS_URL });
+    jsm = await nc.jetstreamManager();
+  });
+  afterAll(async () => {
+    await deleteJetStreamByPrefix(NATS_URL, beside, { buckets: ['spec_bucket'] }).catch(() => undefined);
+    await deleteJetStreamByPrefix(NATS_URL, prefix, { buckets: ['spec_bucket'] }).catch(() => undefined);
+    await nc?.close();
+  });
+
+  /** What a platform under `p` makes: its event stream with a consumer, its buckets, a stream of its subjects. */
+  async function platformStreams(p: string): Promise<string[]> {
+    await jsm.streams.add({ name: eventStreamName(p), subjects: [`${p}.events.>`] });
+    await jsm.consumers.add(eventStreamName(p), { durable_name: 'calls', ack_policy: AckPolicy.Explicit });
+    for (const bucket of [...KV_BUCKETS, 'spec_bucket'])
+      await nc.jetstream().views.kv(kvBucketName(bucket, p));
+    await jsm.streams.add({ name: `${p}_ANYTHING`, subjects: [`${p}.anything.>`] });
+    return [
+      eventStreamName(p),
+      ...KV_BUCKETS.map((bucket) => kvStreamName(bucket, p)),
+      kvStreamName('spec_bucket', p),
+      `${p}_ANYTHING`,
+    ];
+  }
+
+  const streamsNow = async () => {
+    const names: string[] = [];
+    for await (const name of jsm.streams.names()) if (name.includes(prefix)) names.push(name);
+    return names;
+  };
+
+  it("deletes a prefix's own streams and consumers, not those of a prefix that starts with it", async () => {
+    const own = await platformStreams(prefix);
+    const theirs = await platformStreams(beside);
+    expect(KV_BUCKETS.length).toBeGreaterThan(0);
+    expect(await streamsNow()).toEqual(expect.arrayContaining([...own, ...theirs]));
+
+    const deleted = await deleteJetStreamByPrefix(NATS_URL, prefix, { buckets: ['spec_bucket'] });
+
+    expect([...deleted.streams].sort()).toEqual([...own].sort());
+    expect(deleted.consumers).toEqual([`${eventStreamName(prefix)}/calls`]);
+    expect((await streamsNow()).sort()).toEqual([...theirs].sort());
+    await expect(jsm.consumers.info(eventStreamName(beside), 'calls')).resolves.toBeDefined();
+  });
+
+  it("leaves a bucket it was not told of: one outside the platform's is the caller's to name", async () => {
+    const p = `${prefix}_alone`;
+    await nc.jetstream().views.kv(kvBucketName('spec_bucket', p));
+    expect((await deleteJetStreamByPrefix(NATS_URL, p)).streams).toEqual([]);
+    expect((await deleteJetStreamByPrefix(NATS_URL, p, { buckets: ['spec_bucket'] })).streams).toEqual([
+      kvStreamName('spec_bucket', p),
+    ]);
+  });
 });

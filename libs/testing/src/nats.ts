@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { accessSync, constants, mkdirSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
+import { eventStreamName, KV_BUCKETS, kvStreamName } from '@vap/messages';
 import { connect, NatsConnection } from 'nats';
 import { ChildOutput } from './child-output';
 import { describeExit, ExitInfo, exitOf, stopChild, trackChild } from './child-registry';
@@ -161,24 +162,34 @@ export interface DeletedJetStreamResources {
   consumers: string[];
 }
 
+export interface DeleteJetStreamOptions {
+  /** Key-value buckets of the caller's own beyond the platform's (KV_BUCKETS), e.g. a spec's, by unprefixed name. */
+  buckets?: readonly string[];
+}
+
 /**
- * Deletes the JetStream streams of one deployment prefix with their consumers: `<prefix>_EVENTS`, any
- * KV or object-store bucket named after the prefix, and any stream whose subjects all sit under it.
+ * Deletes the JetStream streams of one deployment prefix with their consumers: the streams the platform
+ * names after the prefix (its event stream and its key-value buckets) and any stream whose subjects all sit
+ * under `<prefix>.`. Only those exact names: prefix `run_billing` must not take the streams of a platform
+ * running beside it under `run_billing_model_usage`.
  */
 export async function deleteJetStreamByPrefix(
   url: string,
   prefix: string,
+  options: DeleteJetStreamOptions = {},
 ): Promise<DeletedJetStreamResources> {
   if (!prefix) throw new Error('refusing to delete JetStream resources without a prefix');
   const deleted: DeletedJetStreamResources = { streams: [], consumers: [] };
-  const namedAfter = (name: string) =>
-    ['', 'KV_', 'OBJ_'].some((kind) => name === `${kind}${prefix}` || name.startsWith(`${kind}${prefix}_`));
+  const named = new Set([
+    eventStreamName(prefix),
+    ...[...KV_BUCKETS, ...(options.buckets ?? [])].map((bucket) => kvStreamName(bucket, prefix)),
+  ]);
   await withConnection(url, async (nc) => {
     const jsm = await nc.jetstreamManager();
     for await (const stream of jsm.streams.list()) {
       const { name, subjects = [] } = stream.config;
       const owned =
-        namedAfter(name) || (subjects.length > 0 && subjects.every((s) => s.startsWith(`${prefix}.`)));
+        named.has(name) || (subjects.length > 0 && subjects.every((s) => s.startsWith(`${prefix}.`)));
       if (!owned) continue;
       for await (const consumer of jsm.consumers.list(name)) {
         await jsm.consumers.delete(name, consumer.name);

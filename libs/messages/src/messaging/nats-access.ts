@@ -1,3 +1,4 @@
+import { EVENTS_STREAM } from './subjects';
 import type { DomainEventSubject, ServiceName } from './subjects';
 import type { NamedAddressedSubject, NamedCommandSubject } from './command-map';
 import { VoiceReplicaHeartbeat } from '../voice/voice-replicas';
@@ -279,3 +280,21 @@ export const KvBucketUsers: {
   // Voice replicas beat; the calls service ends the calls of a replica that stopped beating.
   [VoiceReplicaHeartbeat.bucket]: { writers: ['voice'], readers: ['calls'] },
 };
+
+/** Every key-value bucket a deployment uses, by its name before the subject prefix. */
+export const KV_BUCKETS: readonly string[] = Object.keys(KvBucketUsers);
+
+/** The event stream's name under a subject prefix. */
+export function eventStreamName(subjectPrefix = ''): string {
+  return subjectPrefix ? `${subjectPrefix}_${EVENTS_STREAM}` : EVENTS_STREAM;
+}
+
+/** A key-value bucket's name under a subject prefix (as HeartbeatBucket names it). */
+export function kvBucketName(bucket: string, subjectPrefix = ''): string {
+  return subjectPrefix ? `${subjectPrefix}_${bucket}` : bucket;
+}
+
+/** The JetStream stream that holds a key-value bucket (nats.js keeps bucket `b` in stream `KV_b`). */
+export function kvStreamName(bucket: string, subjectPrefix = ''): string {
+  return `KV_${kvBucketName(bucket, subjectPrefix)}`;
+}

@@ -23,7 +23,9 @@ describe('HeartbeatBucket', () => {
   afterAll(async () => {
     await nats?.onApplicationShutdown();
     await other?.onApplicationShutdown();
-    await deleteJetStreamByPrefix(NATS_URL, prefix).catch(() => undefined);
+    // The buckets below are this spec's own, not the platform's: name them for the clean-up.
+    const buckets = ['replicas_a', 'replicas_b', 'replicas_c', 'replicas_d'];
+    await deleteJetStreamByPrefix(NATS_URL, prefix, { buckets }).catch(() => undefined);
   });
 
   const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
