@@ -19,9 +19,11 @@ export interface HeartbeatBucketSpec {
 export class HeartbeatBucket {
   private opening?: Promise<KV>;
 
+  /** `now` is the service's clock (epoch ms), against which the bucket's age is read. */
   constructor(
     private readonly nats: NatsConnectionService,
     private readonly spec: HeartbeatBucketSpec,
+    private readonly now: () => number = Date.now,
   ) {}
 
   /** The bucket's name in this deployment (the subject prefix keeps test platforms apart). */
@@ -44,7 +46,7 @@ export class HeartbeatBucket {
       const entry = await kv.get(id);
       if (entry !== null && entry.operation === 'PUT') return true;
       const { streamInfo } = await kv.status();
-      return Date.now() - Date.parse(streamInfo.created) < this.spec.lapseMs;
+      return this.now() - Date.parse(streamInfo.created) < this.spec.lapseMs;
     });
   }
 

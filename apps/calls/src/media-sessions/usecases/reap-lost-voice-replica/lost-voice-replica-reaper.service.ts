@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { CallStatus, VoiceReplicaHeartbeat } from '@vap/messages';
 import { HeartbeatBucket, NatsConnectionService } from '@vap/messaging';
 import { tableOf } from '@vap/persistence';
-import { PeriodicTask } from '@vap/runtime';
+import { Clock, PeriodicTask } from '@vap/runtime';
 import { RawCarrierEvent } from '../../../progress/raw-carrier-event';
 import { CallTransports } from '../../../carriers/call-transport';
 import { CallsConfig } from '../../../config/calls.config';
@@ -58,8 +58,9 @@ export class LostVoiceReplicaReaper implements OnApplicationBootstrap, BeforeApp
     nats: NatsConnectionService,
     private readonly transports: CallTransports,
     private readonly progress: CallProgressService,
+    clock: Clock,
   ) {
-    this.heartbeats = new HeartbeatBucket(nats, VoiceReplicaHeartbeat);
+    this.heartbeats = new HeartbeatBucket(nats, VoiceReplicaHeartbeat, () => clock.now().getTime());
     this.task = new PeriodicTask({
       label: 'lost voice replica check',
       intervalMs: config.VOICE_REPLICA_CHECK_MS,

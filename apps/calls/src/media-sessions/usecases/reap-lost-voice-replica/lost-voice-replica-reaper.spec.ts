@@ -7,6 +7,7 @@ import { DataSource } from 'typeorm';
 import { VoiceReplicaHeartbeat } from '@vap/messages';
 import { HeartbeatBucket, NatsConnectionService, OutboxService } from '@vap/messaging';
 import { runMigrations } from '@vap/persistence';
+import { ManualClock } from '@vap/runtime';
 import { createTestDatabase, deleteJetStreamByPrefix, TestDatabase } from '@vap/testing';
 import { CarrierRegistry } from '../../../carriers/carrier-registry';
 import { CallsConfig } from '../../../config/calls.config';
@@ -29,6 +30,11 @@ describe('LostVoiceReplicaReaper', () => {
   let nats: NatsConnectionService;
   let heartbeats: HeartbeatBucket;
   let reaper: LostVoiceReplicaReaper;
+  /** The calls replica's clock, against which it reads the heartbeat bucket's age. */
+  let clock: ManualClock;
+  /** Just before the heartbeat bucket was made, and an instant once it is older than the lapse. */
+  let bucketNew: Date;
+  const bucketOld = () => new Date(Date.now() + VoiceReplicaHeartbeat.lapseMs + 1000);
   const hangups: { callId: string; reason: string }[] = [];
   let failHangups = false;
 
@@ -36,10 +42,11 @@ describe('LostVoiceReplicaReaper', () => {
     nats = new NatsConnectionService({ serviceName: 'calls', url: NATS_URL, subjectPrefix: prefix });
     await nats.onModuleInit();
     // What a voice replica beats into (ReplicaHeartbeat), on the same bucket. A bucket younger than the lapse
-    // tells no death (see HeartbeatBucket), so it is made first and the specs run once it is old enough.
+    // tells no death (see HeartbeatBucket): the specs move the reaper's clock past the lapse rather than wait it out.
     heartbeats = new HeartbeatBucket(nats, VoiceReplicaHeartbeat);
+    bucketNew = new Date();
     await heartbeats.beat(randomUUID());
-    const bucketOld = new Promise((resolve) => setTimeout(resolve, VoiceReplicaHeartbeat.lapseMs + 100));
+    clock = new ManualClock(bucketOld());
     db = await createTestDatabase(SERVER_URL, 'vap_calls_voice_reaper');
     const config = Object.assign(new CallsConfig(), { DATABASE_URL: db.url });
     await runMigrations(callsDataSourceOptions(config));
@@ -59,11 +66,12 @@ describe('LostVoiceReplicaReaper', () => {
       nats,
       new CallTransports(carriers, [new BrowserTransport(dataSource, config, progress)]),
       progress,
+      clock,
     );
-    await bucketOld;
   }, 40_000);
 
   afterEach(async () => {
+    clock.set(bucketOld());
     // Each test's calls are over, so that no later sweep looks at them.
     await dataSource.query(
       `UPDATE calls.call_sessions SET media_stream = 'ended' WHERE media_stream = 'live'`,
@@ -156,6 +164,16 @@ describe('LostVoiceReplicaReaper', () => {
     // Once: the next sweeps find nothing more to end.
     expect(await reaper.reap()).toBe(0);
     expect(hangups).toHaveLength(2);
+  });
+
+  it('ends nothing while the heartbeat bucket is younger than the lapse, since a replica may not have beaten yet', async () => {
+    const id = await liveCall(randomUUID());
+    clock.set(bucketNew);
+    expect(await reaper.reap()).toBe(0);
+    expect(hangups).toEqual([]);
+    expect(await callRow(id)).toMatchObject({ status: 'in_progress', media_stream: 'live' });
+    clock.set(bucketOld());
+    expect(await reaper.reap()).toBe(1);
   });
 
   it('two replicas sweeping at once end the call once', async () => {
