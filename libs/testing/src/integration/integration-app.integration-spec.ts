@@ -154,13 +154,18 @@ describe('IntegrationApp', () => {
 });
 
 describe('useIntegrationApp', () => {
-  const afterStop: { database: string; existed: boolean }[] = [];
+  const stopping: { step: string; database: string; existed: boolean }[] = [];
   let database = '';
   let early: unknown;
 
   describe('a suite that uses it', () => {
     const app = useIntegrationApp(() => IntegrationApp.start(probe), {
-      afterStop: async () => afterStop.push({ database, existed: await databaseExists(database) }),
+      // The app is still there to read: its database, not yet dropped.
+      beforeStop: async (): Promise<void> => {
+        stopping.push({ step: 'beforeStop', database, existed: await databaseExists(app.db!.name) });
+      },
+      afterStop: async () =>
+        stopping.push({ step: 'afterStop', database, existed: await databaseExists(database) }),
     });
     try {
       early = app.prefix;
@@ -183,7 +188,10 @@ describe('useIntegrationApp', () => {
     expect((early as Error).message).toContain('before its beforeAll started it');
   });
 
-  it("stops the app after the suite's tests, then runs afterStop", () => {
-    expect(afterStop).toEqual([{ database, existed: false }]);
+  it("runs beforeStop after the suite's tests with the app still running, then stops it, then runs afterStop", () => {
+    expect(stopping).toEqual([
+      { step: 'beforeStop', database, existed: true },
+      { step: 'afterStop', database, existed: false },
+    ]);
   });
 });

@@ -4,6 +4,12 @@ export interface Stoppable {
 }
 
 export interface UseIntegrationAppOptions {
+  /**
+   * Runs after the suite's tests, before the app stops, with the app still readable: closing what the spec
+   * connected to the app and must go first, e.g. a NATS connection of its own under the app's prefix, whose
+   * streams the app's stop deletes. Also runs when the app failed to start; the app stops even if it throws.
+   */
+  beforeStop?: () => unknown;
   /** Runs once the app has stopped (or failed to start): closing what the spec set up beside it, a fake carrier. */
   afterStop?: () => unknown;
   /** The beforeAll's timeout in ms, for an app slower to start than Jest's default allows. */
@@ -25,10 +31,14 @@ export function useIntegrationApp<A extends Stoppable>(
   }, options.timeout);
   afterAll(async () => {
     try {
-      await app?.stop();
+      await options.beforeStop?.();
     } finally {
-      app = undefined;
-      await options.afterStop?.();
+      try {
+        await app?.stop();
+      } finally {
+        app = undefined;
+        await options.afterStop?.();
+      }
     }
   });
   const started = (): A => {

@@ -8,9 +8,8 @@ import { DataSource } from 'typeorm';
 import { CallStatusUpdatedData, DomainEvents, VoiceReplicaHeartbeat } from '@vap/messages';
 import { HeartbeatBucket, NatsConnectionService } from '@vap/messaging';
 import { waitFor } from '@vap/testing';
-import { IntegrationApp } from '@vap/testing/integration';
+import { useIntegrationApp } from '@vap/testing/integration';
 import { carrierBSignature } from '../../../carriers/carrier-b/carrier-b-signature';
-import { CallsConfig } from '../../../config/calls.config';
 import { FakeSandboxCarrier, SANDBOX_TOKEN } from '../../../testing/fake-sandbox-carrier';
 import { saveSandboxCall, startCallsOnSandbox, storedCall } from '../../../testing/sandbox-calls';
 import { LostVoiceReplicaReaper } from './lost-voice-replica-reaper.service';
@@ -20,15 +19,18 @@ import { LostVoiceReplicaReaper } from './lost-voice-replica-reaper.service';
 jest.setTimeout(VoiceReplicaHeartbeat.lapseMs + 15_000);
 
 describe('reap a lost voice replica', () => {
-  let calls: IntegrationApp<CallsConfig>;
   let dataSource: DataSource;
   let voiceNats: NatsConnectionService;
   let heartbeats: HeartbeatBucket;
   const carrier = new FakeSandboxCarrier();
 
+  // The spec runs the check itself (it also runs once at start).
+  const calls = useIntegrationApp(
+    () => startCallsOnSandbox(carrier, { env: { VOICE_REPLICA_CHECK_MS: '60000' } }),
+    { beforeStop: () => voiceNats?.onApplicationShutdown(), afterStop: () => carrier.close() },
+  );
+
   beforeAll(async () => {
-    // The spec runs the check itself (it also runs once at start).
-    calls = await startCallsOnSandbox(carrier, { env: { VOICE_REPLICA_CHECK_MS: '60000' } });
     dataSource = calls.get(DataSource);
     // The stream's end follows; a voice session the replica no longer holds is nothing to stop.
     calls.peers.answer('voice.session.terminate', () => ({ terminated: false }));
@@ -39,12 +41,6 @@ describe('reap a lost voice replica', () => {
     });
     await voiceNats.onModuleInit();
     heartbeats = new HeartbeatBucket(voiceNats, VoiceReplicaHeartbeat);
-  });
-
-  afterAll(async () => {
-    await voiceNats?.onApplicationShutdown();
-    await calls?.stop();
-    await carrier.close();
   });
 
   /** A call answered `secondsAgo` ago whose stream `replicaId` attached. */
