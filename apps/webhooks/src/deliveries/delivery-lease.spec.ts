@@ -37,6 +37,8 @@ describe('delivery leases', () => {
   let config: WebhooksConfig;
   let tlsConnect: typeof tls.connect | undefined;
   const received: { id: string; at: number }[] = [];
+  /** Requests whose connection closed, and whether the receiver had answered by then. */
+  const closed: { id: string; answered: boolean }[] = [];
   const workers: DeliveryWorkerService[] = [];
 
   beforeAll(async () => {
@@ -60,7 +62,9 @@ describe('delivery leases', () => {
     server = createServer(
       { cert: readFileSync(join(certDir, 'cert.pem')), key: readFileSync(join(certDir, 'key.pem')) },
       (req, res) => {
-        received.push({ id: String(req.headers['x-webhook-id']), at: Date.now() });
+        const id = String(req.headers['x-webhook-id']);
+        received.push({ id, at: Date.now() });
+        res.on('close', () => closed.push({ id, answered: res.writableFinished }));
         req.resume();
         setTimeout(() => res.writeHead(200).end('ok'), req.url?.startsWith('/fast') ? 0 : SLOW_MS);
       },
@@ -163,12 +167,20 @@ describe('delivery leases', () => {
     for (let i = 0; i < 100 && received.length === 0; i++) await sleep(50);
     await startWorker().onApplicationBootstrap();
 
-    await sleep(SLOW_MS + 2 * LEASE_MS);
+    // Settled, it can be claimed no more: a second send would have started when a lease ran out before that
+    // (after LEASE_MS), and a claim just before it would reach the receiver within moments.
+    await until(
+      'the delivery to be settled',
+      async () => (await row(id)).status === 'succeeded',
+      3 * SLOW_MS,
+    );
+    await sleep(500);
     expect(received.map((r) => r.id)).toEqual([id]);
-    const [row] = await dataSource.query(`SELECT status, attempts FROM webhooks.deliveries WHERE id = $1`, [
-      id,
-    ]);
-    expect(row).toEqual({ status: 'succeeded', attempts: 1 });
+    const [settled] = await dataSource.query(
+      `SELECT status, attempts FROM webhooks.deliveries WHERE id = $1`,
+      [id],
+    );
+    expect(settled).toEqual({ status: 'succeeded', attempts: 1 });
     const attempts = await dataSource.query(
       `SELECT outcome FROM webhooks.delivery_attempts WHERE delivery_id = $1`,
       [id],
@@ -185,7 +197,11 @@ describe('delivery leases', () => {
        WHERE id = $1`,
       [id],
     );
-    await sleep(SLOW_MS + LEASE_MS);
+    // Its next renewal finds the claim gone and cuts the send short (a replica that did not would have the
+    // receiver answer after SLOW_MS); a whole lease after that, nothing of it has been renewed or recorded.
+    await until('the send to end', () => closed.some((c) => c.id === id), 2 * SLOW_MS);
+    expect(closed.filter((c) => c.id === id)).toEqual([{ id, answered: false }]);
+    await sleep(LEASE_MS);
     const [row] = await dataSource.query(
       `SELECT status, locked_by, locked_until > now() + interval '50 seconds' AS untouched
          FROM webhooks.deliveries WHERE id = $1`,
