@@ -28,6 +28,11 @@ class FakeAgent {
   readonly received: Frame[] = [];
   readonly closed: Promise<void>;
   private waiters: (() => void)[] = [];
+  private readonly decoded: Int16Array[] = [];
+  private decodedUpTo = 0;
+  private readonly reader = new TextSignalDecoder(TELEPHONY_SAMPLE_RATE);
+  private readonly heard: string[] = [];
+  private linesUpTo = 0;
 
   constructor(readonly socket: WebSocket) {
     socket.on('message', (data) => {
@@ -43,9 +48,21 @@ class FakeAgent {
 
   /** The phone's media frames so far, decoded to PCM. */
   media(): Int16Array[] {
-    return this.received
-      .filter((f) => f.event === 'media')
-      .map((f) => mulawDecode(Buffer.from((f.media as { payload: string }).payload, 'base64')));
+    // Decoded once each, as they come: the specs ask again on every frame they wait on.
+    for (; this.decodedUpTo < this.received.length; this.decodedUpTo++) {
+      const f = this.received[this.decodedUpTo];
+      if (f.event !== 'media') continue;
+      this.decoded.push(mulawDecode(Buffer.from((f.media as { payload: string }).payload, 'base64')));
+    }
+    return [...this.decoded];
+  }
+
+  /** Lines the phone said so far, read from its media as linesIn does, one frame at a time as they come. */
+  lines(): string[] {
+    const media = this.media();
+    for (; this.linesUpTo < media.length; this.linesUpTo++)
+      this.heard.push(...this.reader.push(media[this.linesUpTo]));
+    return [...this.heard];
   }
 
   marks(): string[] {
@@ -95,7 +112,7 @@ class FakeAgent {
   }
 
   mediaCount(): number {
-    return this.received.filter((f) => f.event === 'media').length;
+    return this.media().length;
   }
 }
 
@@ -216,7 +233,7 @@ describe('SimulatedPhone against a media plane', () => {
     const markedAt = agent.mediaBeforeMark('intro-done');
     expect(markedAt - sentBeforeIntro).toBeGreaterThanOrEqual(introFrames);
 
-    await agent.until(() => linesIn(agent.media()).includes(CalleeLines.greeting));
+    await agent.until(() => agent.lines().includes(CalleeLines.greeting));
     expect(phone.heard).toEqual([INTRO]);
     const frames = agent.media();
     // Silent while the agent spoke: the greeting starts after the intro's speech has played. (Not after the
@@ -252,9 +269,11 @@ describe('SimulatedPhone against a media plane', () => {
     const agent = await nextAgent;
     await agent.until(() => agent.mediaCount() >= 1);
     const frames = await agent.say(CalleeLines.monologue[0], 'cut');
+    expect(phone.clears).toBe(0);
     agent.send({ event: 'clear', streamSid: agent.streamSid });
     const before = agent.mediaCount();
     await agent.until(() => agent.marks().includes('cut'));
+    expect(phone.clears).toBe(1);
     expect(agent.mediaCount() - before).toBeLessThan(frames / 2);
     // The rest of the line never plays: the phone never reads it.
     await agent.until(() => agent.mediaCount() >= before + frames + 20);
@@ -290,12 +309,12 @@ describe('SimulatedPhone against a media plane', () => {
     const agent = await nextAgent;
     await agent.until(() => agent.mediaCount() >= 1);
     await agent.say(INTRO, 'intro');
-    await agent.until(() => linesIn(agent.media()).includes(CalleeLines.menu), 20_000);
+    await agent.until(() => agent.lines().includes(CalleeLines.menu), 20_000);
     agent.play(dtmfTones('2'), 'keys');
     const end = await ended;
     expect(end.kind).toBe('callee_hung_up');
     expect(phone.keysHeard).toBe('2');
-    expect(linesIn(agent.media())).toEqual([CalleeLines.menu, CalleeLines.menuChoice[1]]);
+    expect(agent.lines()).toEqual([CalleeLines.menu, CalleeLines.menuChoice[1]]);
   });
 
   it('hangs up on disconnect: stop, then the socket closes, with the media time', async () => {
@@ -334,7 +353,7 @@ describe('SimulatedPhone against a media plane', () => {
     ]);
     // 20 s on hold is 1,000 media frames of 20 ms between the two reports.
     expect(holds[1].mediaCount - holds[0].mediaCount).toBeGreaterThanOrEqual(990);
-    expect(linesIn(agent.media())).toEqual([CalleeLines.holdRequest]);
+    expect(agent.lines()).toEqual([CalleeLines.holdRequest]);
   });
 
   it('hangs up by itself after the intro without a word (outcome 05)', async () => {
@@ -355,10 +374,10 @@ describe('SimulatedPhone against a media plane', () => {
     const agent = await nextAgent;
     await agent.until(() => agent.mediaCount() >= 1);
     await agent.say(INTRO, 'intro');
-    await agent.until(() => linesIn(agent.media()).includes(CalleeLines.callsFunction));
+    await agent.until(() => agent.lines().includes(CalleeLines.callsFunction));
     await agent.say('Done. order status shipped.', 'answer');
-    await agent.until(() => linesIn(agent.media()).length === 2);
-    expect(linesIn(agent.media())).toEqual([CalleeLines.callsFunction, CalleeLines.goodbye]);
+    await agent.until(() => agent.lines().length === 2);
+    expect(agent.lines()).toEqual([CalleeLines.callsFunction, CalleeLines.goodbye]);
   });
 
   it('waits through a holding line and a quiet wait for the answer before its goodbye (outcome 09)', async () => {
@@ -366,15 +385,15 @@ describe('SimulatedPhone against a media plane', () => {
     const agent = await nextAgent;
     await agent.until(() => agent.mediaCount() >= 1);
     await agent.say(INTRO, 'intro');
-    await agent.until(() => linesIn(agent.media()).includes(CalleeLines.callsFunction));
+    await agent.until(() => agent.lines().includes(CalleeLines.callsFunction));
     await agent.say('Let me look that up.', 'holding');
     // Five seconds of media from the holding line on, most of it quiet while the partner has not answered.
     const heldFrom = agent.mediaCount();
     await agent.until(() => agent.mediaCount() >= heldFrom + 250);
-    expect(linesIn(agent.media())).toEqual([CalleeLines.callsFunction]);
+    expect(agent.lines()).toEqual([CalleeLines.callsFunction]);
     await agent.say('Done. order status shipped.', 'answer');
-    await agent.until(() => linesIn(agent.media()).length === 2);
-    expect(linesIn(agent.media())).toEqual([CalleeLines.callsFunction, CalleeLines.goodbye]);
+    await agent.until(() => agent.lines().length === 2);
+    expect(agent.lines()).toEqual([CalleeLines.callsFunction, CalleeLines.goodbye]);
   });
 
   it('ends as stream_closed when the media plane closes the socket', async () => {
