@@ -66,6 +66,7 @@ import { VoiceHandlers } from './voice.handlers';
 import { carrierCallOf } from '../carriers/carrier-call';
 import { TransferLegs } from '../carriers/transfer-legs/transfer-legs.service';
 import { DoNotCallService } from '../telephony/contact-policy/do-not-call.service';
+import { CreateDoNotCallEntry } from '../telephony/contact-policy/usecases';
 import { recordCallCharge } from '../charges/call-charges';
 import {
   ListUnbilledCharges,
@@ -220,6 +221,7 @@ describe('calls.voice.* commands', () => {
         TranscriptService,
         ...VOICE_COMMAND_USE_CASES,
         DoNotCallService,
+        CreateDoNotCallEntry,
         CallProgressService,
         BrowserTransport,
         { provide: DIRECT_TRANSPORTS, inject: [BrowserTransport], useFactory: (b: BrowserTransport) => [b] },
@@ -1450,8 +1452,8 @@ describe('calls.voice.* commands', () => {
       const listed = '+15550008888';
       const call = await callOn('carrier_b', 'in_progress', { transferNumber: listed });
       const entry = await app
-        .get(DoNotCallService)
-        .create(partnerId, { prefix: '+1555000888', reason: 'legal' });
+        .get(CreateDoNotCallEntry)
+        .execute(partnerId, { prefix: '+1555000888', reason: 'legal' });
       api.take();
       await expect(
         rpc.request(Subjects.calls.voiceTransfer, null, { callId: call.id, to: listed, reason: 'x' }),

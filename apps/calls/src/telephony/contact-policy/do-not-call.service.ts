@@ -2,9 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
-import { CreateDoNotCallDto, DoNotCallEntryDto, doNotCallPrefixesOf } from '@vap/api';
-import { AppError, DoNotCallId, ErrorCode } from '@vap/messages';
-import { isUniqueViolation, tableOf } from '@vap/persistence';
+import { DoNotCallEntryDto, doNotCallPrefixesOf } from '@vap/api';
+import { AppError, DoNotCallId } from '@vap/messages';
+import { tableOf } from '@vap/persistence';
 import { lockDoNotCallList } from './do-not-call-lock';
 import { DoNotCallEntry } from './entities/do-not-call-entry.entity';
 
@@ -58,45 +58,12 @@ export async function findOwnDoNotCallEntry(
 }
 
 /**
- * The writes that add one entry to the account's do-not-call list, under its lock (see do-not-call-lock): an
- * entry the partner creates, and a callee's opt-out during a call (the voice runtime's).
+ * A callee's opt-out during a call (the voice runtime's), added to the account's do-not-call list under its
+ * lock (see do-not-call-lock), as CreateDoNotCallEntry adds the partner's own entries.
  */
 @Injectable()
 export class DoNotCallService {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
-
-  async create(partnerId: string, input: CreateDoNotCallDto): Promise<DoNotCallEntryDto> {
-    if (input.number !== undefined && input.prefix !== undefined) {
-      throw AppError.validation([{ field: 'prefix', message: 'give number or prefix, not both' }]);
-    }
-    const kind = input.number !== undefined ? 'number' : 'prefix';
-    const value = (input.number ?? input.prefix)!;
-    const repo = this.dataSource.getRepository(DoNotCallEntry);
-    try {
-      const entry = repo.create({
-        id: DoNotCallId.format(randomUUID()),
-        partnerId,
-        kind,
-        value,
-        reason: input.reason,
-        source: input.source ?? 'api',
-        note: input.note ?? null,
-      });
-      await this.dataSource.transaction(async (em) => {
-        await lockDoNotCallList(em, partnerId);
-        await em.insert(DoNotCallEntry, entry);
-      });
-      return toDoNotCallDto((await repo.findOneBy({ id: entry.id }))!);
-    } catch (err) {
-      if (!isUniqueViolation(err)) throw err;
-      const existing = await repo.findOneBy({ partnerId, kind, value });
-      throw new AppError(
-        ErrorCode.CONFLICT,
-        `${kind === 'number' ? 'The number' : 'The prefix'} ${value} is already on the do-not-call list` +
-          (existing ? ` (${existing.id})` : ''),
-      );
-    }
-  }
 
   /**
    * The callee asked during a call not to be called again: the number joins the list (reason opt_out, source
