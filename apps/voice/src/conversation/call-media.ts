@@ -60,6 +60,7 @@ export function openCallMedia(options: CallMediaOptions): CallMedia {
     ambience: options.ambience,
     recorder,
     providerTimeoutMs: options.providerTimeoutMs,
+    pacingClock: conversation.pacingClock,
     pacingObserver: conversation.pacing,
     ...options.lines,
     onFallback,

@@ -6,7 +6,13 @@ import type {
   TurnLatency,
   VoiceCallContext,
 } from '@vap/messages';
-import type { MediaStreamCommand, MediaStreamEvent, MediaStreamNotice, PacingObserver } from '@vap/media';
+import type {
+  ClockSource,
+  MediaStreamCommand,
+  MediaStreamEvent,
+  MediaStreamNotice,
+  PacingObserver,
+} from '@vap/media';
 import type { BlobWriter } from '@vap/storage';
 import type { SttProvider } from '@vap/speech';
 import type { TtsProvider, TtsVoice } from '@vap/speech';
@@ -86,6 +92,11 @@ export interface ConversationOptions {
   timeScale: number;
   /** What media time is read from (the service's clock; the wall clock when absent). */
   clock?: Clock;
+  /**
+   * Timers of the agent's outbound pacing; default the replica's shared pacing clock. A spec that drives media
+   * time with a ManualClock paces on it too.
+   */
+  pacingClock?: ClockSource;
   latency?: TurnLatencySink;
   /** Sees each turn-taking decision (barge-ins, backchannels, holds, recoveries, early replies). */
   turnTaking?: TurnTakingSink;

@@ -6,13 +6,17 @@ import {
   type CustomFunctionSnapshot,
 } from '@vap/messages';
 import { OfflineChatModel, type ChatDelta, type ChatMessage } from '@vap/llm';
-import { CallHarness } from './testing/conversation-harness';
+import { ManualClock } from '@vap/runtime';
+import { CallHarness, type HarnessOptions } from './testing/conversation-harness';
 
 const toolCall = (name: string, args: Record<string, unknown> = {}, id = `call-${name}`): ChatDelta => ({
   type: 'tool_call',
   call: { id, name, arguments: args },
 });
 const text = (t: string): ChatDelta => ({ type: 'text', text: t });
+
+/** A call on a ManualClock, which the harness moves as fast as the call keeps up: no real waits. */
+const onClock = (options: HarnessOptions) => new CallHarness({ ...options, clock: new ManualClock() });
 
 /** Every assistant message's tool calls are followed at once by one result each, as providers require. */
 function expectWellFormed(messages: ChatMessage[]): void {
@@ -50,7 +54,7 @@ describe('conversation: partner functions', () => {
   });
 
   it('offers each function after the built-in tools, as its spec says', async () => {
-    call = new CallHarness({
+    call = onClock({
       agent: { customFunctions: [fn(), fn({ id: 'fn-2', name: 'end_call', description: 'clash' })] },
       sttTexts: ['Hello?'],
     }).start();
@@ -67,7 +71,7 @@ describe('conversation: partner functions', () => {
   });
 
   it('success: on_start is said as the request leaves, the answer goes to the model, variables reach the prompt and later calls, the invocation is recorded', async () => {
-    call = new CallHarness({
+    call = onClock({
       agent: {
         prompt: 'You help {{first_name}} with order {{order_status}}.',
         customFunctions: [
@@ -122,7 +126,7 @@ describe('conversation: partner functions', () => {
   });
 
   it(`variables that would take the call's past ${CALL_VARIABLES_MAX_BYTES} bytes are not merged, and the model is not told they were`, async () => {
-    call = new CallHarness({
+    call = onClock({
       agent: { prompt: 'Notes: {{notes}}.', customFunctions: [fn()] },
       sttTexts: ['Where is order 42?'],
       model: [{ deltas: [toolCall('check_order', { order_number: '42' })] }, { deltas: [text('Shipped.')] }],
@@ -142,7 +146,7 @@ describe('conversation: partner functions', () => {
   });
 
   it('a failure tells the model why, with the body of a non-2xx answer, and speaks on_failure', async () => {
-    call = new CallHarness({
+    call = onClock({
       agent: {
         customFunctions: [
           fn({ speech: { onStart: null, onDelay: null, delayMs: 0, onFailure: 'Our system is down.' } }),
@@ -176,7 +180,7 @@ describe('conversation: partner functions', () => {
   });
 
   it('a failure without on_failure leaves the wording to the model', async () => {
-    call = new CallHarness({
+    call = onClock({
       agent: { customFunctions: [fn()] },
       sttTexts: ['Where is order 42?'],
       model: [
@@ -197,7 +201,7 @@ describe('conversation: partner functions', () => {
   });
 
   it('invalid arguments: nothing is said, the model is told what to fix and may try again', async () => {
-    call = new CallHarness({
+    call = onClock({
       agent: { customFunctions: [fn()] },
       sttTexts: ['Where is my order?'],
       model: [
@@ -233,7 +237,7 @@ describe('conversation: partner functions', () => {
     const calls = Array.from({ length: CUSTOM_FUNCTION_CALLS_PER_TURN + 1 }, (_, i) =>
       toolCall('check_order', { order_number: String(i) }, `c${i}`),
     );
-    call = new CallHarness({
+    call = onClock({
       agent: { customFunctions: [fn()] },
       sttTexts: ['Check all my orders.'],
       model: [{ deltas: calls }, { deltas: [text('Here they are.')] }],
@@ -250,7 +254,7 @@ describe('conversation: partner functions', () => {
   });
 
   it('on_delay is said once when the request runs past delay_ms', async () => {
-    call = new CallHarness({
+    call = onClock({
       agent: {
         customFunctions: [
           fn({ speech: { onStart: null, onDelay: 'Still checking.', delayMs: 500, onFailure: null } }),
@@ -267,7 +271,7 @@ describe('conversation: partner functions', () => {
   });
 
   it('on_start, on_delay and on_failure are each a transcript line of their own, stamped when they were said', async () => {
-    call = new CallHarness({
+    call = onClock({
       agent: {
         customFunctions: [
           fn({
@@ -314,7 +318,7 @@ describe('conversation: partner functions', () => {
   });
 
   it('a fast request says no on_delay', async () => {
-    call = new CallHarness({
+    call = onClock({
       agent: {
         customFunctions: [
           fn({ speech: { onStart: null, onDelay: 'Still checking.', delayMs: 3000, onFailure: null } }),
@@ -329,7 +333,7 @@ describe('conversation: partner functions', () => {
   });
 
   it('async: the agent talks on, and speaks about the answer when it comes and the agent is idle', async () => {
-    call = new CallHarness({
+    call = onClock({
       agent: { customFunctions: [fn({ async: true })] },
       sttTexts: ['Book me a table.'],
       model: [
@@ -374,7 +378,7 @@ describe('conversation: partner functions', () => {
   });
 
   it('the call ending gives up a request still running', async () => {
-    call = new CallHarness({
+    call = onClock({
       agent: { customFunctions: [fn()] },
       sttTexts: ['Where is order 42?'],
       model: [{ deltas: [toolCall('check_order', { order_number: '42' })] }],
@@ -383,11 +387,11 @@ describe('conversation: partner functions', () => {
     call.start();
     call.say(400);
     await call.until(() => call!.reporter.invocations.length === 1, 'the request');
-    const started = performance.now();
+    const started = call.clock!.monotonicMs();
     call.hangUp();
     await call.done();
     // The 60 s request did not hold the call open.
-    expect(performance.now() - started).toBeLessThan(2000);
+    expect(call.clock!.monotonicMs() - started).toBeLessThan(2000);
     // The session still lists it, as cancelled.
     expect(call.reporter.toolCalls).toEqual([
       expect.objectContaining({ name: 'check_order', outcome: 'cancelled', logId: null }),
@@ -395,7 +399,7 @@ describe('conversation: partner functions', () => {
   });
 
   it('async failure with on_failure: the line is said when the answer comes, and the model is told, without a round of its own', async () => {
-    call = new CallHarness({
+    call = onClock({
       agent: {
         customFunctions: [
           fn({
@@ -441,7 +445,7 @@ describe('conversation: partner functions', () => {
   });
 
   it('async failure with on_failure: the model is told at the caller’s next turn even when its words end at a pause (no early reply without it)', async () => {
-    call = new CallHarness({
+    call = onClock({
       agent: {
         customFunctions: [
           fn({
@@ -491,7 +495,7 @@ describe('conversation: partner functions', () => {
   });
 
   it('async answer while the agent is answering: it joins the next model round, never between a tool call and its result', async () => {
-    call = new CallHarness({
+    call = onClock({
       agent: { hasKnowledge: true, customFunctions: [fn({ async: true })] },
       sttTexts: ['Book a table and tell me the refund policy.'],
       model: [
@@ -534,7 +538,7 @@ describe('conversation: partner functions', () => {
       },
       { deltas: [text('Done.')] },
     ]).flat();
-    call = new CallHarness({
+    call = onClock({
       agent: { customFunctions: [fn()] },
       sttTexts: Array.from({ length: turns }, () => 'Check my orders.'),
       model,
@@ -556,7 +560,7 @@ describe('conversation: partner functions', () => {
   });
 
   it('with the offline engine: the caller names the function, its arguments come from the line, the answer is spoken', async () => {
-    call = new CallHarness({
+    call = onClock({
       agent: { customFunctions: [fn()] },
       sttTexts: ['Please check order, order number is 42.'],
       llm: new OfflineChatModel(),
@@ -593,7 +597,7 @@ describe('conversation: partner functions when the agents service fails', () => 
     ],
     [AppError.downstream(), 'timeout', 'The function failed (the function did not answer in time).'],
   ] as const)('%s: recorded as %s, the model told', async (error, outcome, told) => {
-    call = new CallHarness({
+    call = onClock({
       agent: { customFunctions: [fn()] },
       sttTexts: ['Where is order 42?'],
       model: [{ deltas: [toolCall('check_order', { order_number: 42 })] }, { deltas: [text('Sorry.')] }],
@@ -616,7 +620,7 @@ describe('conversation: a partner function the caller talks over', () => {
   });
 
   it('keeps its answer in the history, says nothing of it, and runs nothing more of that turn', async () => {
-    call = new CallHarness({
+    call = onClock({
       agent: { customFunctions: [fn(), fn({ id: 'fn-2', name: 'cancel_order' })] },
       sttTexts: ['Where is order 42?', 'Actually, never mind.', 'Thanks.'],
       model: [

@@ -3,6 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FRAME_MS, levelDbfs, mulawDecode } from '@vap/media';
+import { ManualClock } from '@vap/runtime';
 import { BlobUrlSigner, LocalBlobStorage } from '@vap/storage';
 import { WAV_HEADER_BYTES } from './call-recorder';
 import { IDLE_REPROMPT_MS, IDLE_STREAM_SLACK_MS } from './idle/idle-controller';
@@ -19,9 +20,11 @@ function channel(wav: Buffer, index: 0 | 1): Int16Array {
 }
 
 /**
- * The max_call_duration_secs specs run the media clock at 5x. The cap's farewell has CAP_FAREWELL_LEAD_MS of
- * media to play in: at 20x that was 0.3 s of wall time with 0.1 s to spare, which a worker descheduled on a
- * busy machine eats; at 5x the spare is 0.4 s. Provider delays are set in media time through the scale.
+ * The max_call_duration_secs specs run the media clock at 5x. Those on a ManualClock (the harness moves it a
+ * frame at a time) take no real time for the cap's 35 s. The one that needs a provider timeout, which is on the
+ * wall clock, runs in real time: the cap's farewell has CAP_FAREWELL_LEAD_MS of media to play in, at 20x 0.3 s
+ * of wall time with 0.1 s to spare, which a worker descheduled on a busy machine eats; at 5x the spare is 0.4 s.
+ * Provider delays are set in media time through the scale.
  */
 const CAP_TIME_SCALE = 5;
 /** The 35 s cap takes 7 s of wall time at 5x; room for a busy machine beyond that. */
@@ -100,7 +103,11 @@ describe('conversation: lifecycle', () => {
   });
 
   it('max_call_duration_secs: a wrap-up line 30 s before the cap, the farewell ending at the cap', async () => {
-    call = new CallHarness({ agent: { maxCallDurationSecs: 35 }, timeScale: CAP_TIME_SCALE }).start();
+    call = new CallHarness({
+      agent: { maxCallDurationSecs: 35 },
+      timeScale: CAP_TIME_SCALE,
+      clock: new ManualClock(),
+    }).start();
     const result = await call.done(CAP_WALL_TIMEOUT_MS);
     expect(result.endCallReason).toBe('max_call_duration_reached');
     expect(call.reporter.hangups).toEqual(['max_call_duration_reached']);
@@ -117,7 +124,11 @@ describe('conversation: lifecycle', () => {
   });
 
   it('max_call_duration_secs: the farewell is synthesised ahead, so a slow provider then does not cut it', async () => {
-    call = new CallHarness({ agent: { maxCallDurationSecs: 35 }, timeScale: CAP_TIME_SCALE });
+    call = new CallHarness({
+      agent: { maxCallDurationSecs: 35 },
+      timeScale: CAP_TIME_SCALE,
+      clock: new ManualClock(),
+    });
     // 7.5 s of media, more than the farewell's lead (and less than the provider timeout, 2 s of wall time):
     // asked for only at the farewell's moment, it could not play by the cap.
     call.tts.firstChunkDelayMs = (text) => (text === Phrases.maxDurationFarewell ? 7500 / CAP_TIME_SCALE : 0);
@@ -133,7 +144,11 @@ describe('conversation: lifecycle', () => {
   });
 
   it('max_call_duration_secs: the wrap-up is synthesised ahead too, so a slow provider then does not delay it', async () => {
-    call = new CallHarness({ agent: { maxCallDurationSecs: 60 }, timeScale: CAP_TIME_SCALE });
+    call = new CallHarness({
+      agent: { maxCallDurationSecs: 60 },
+      timeScale: CAP_TIME_SCALE,
+      clock: new ManualClock(),
+    });
     // Asked for only at its moment, the wrap-up would come 6 s of media late.
     call.tts.firstChunkDelayMs = (text) => (text === Phrases.wrapUp ? 6000 / CAP_TIME_SCALE : 0);
     call.start();

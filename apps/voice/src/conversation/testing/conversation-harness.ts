@@ -15,7 +15,15 @@ import type {
 import { AppError, ErrorCode, type VoiceHandoffReply, type VoiceSendSmsReply } from '@vap/messages';
 import type { ChatDelta, ChatModel, ChatRequest } from '@vap/llm';
 import type { BlobWriter } from '@vap/storage';
-import { FRAME_MS, mulawEncode, sineWave, type MediaStreamCommand, type MediaStreamNotice } from '@vap/media';
+import {
+  FRAME_MS,
+  mulawEncode,
+  sineWave,
+  type ClockSource,
+  type MediaStreamCommand,
+  type MediaStreamNotice,
+} from '@vap/media';
+import type { ManualClock } from '@vap/runtime';
 import type { SttProvider, SttSession } from '@vap/speech';
 import type { TtsProvider, TtsRequest, TtsVoice } from '@vap/speech';
 import type { CallPlatform } from '../call-platform';
@@ -80,6 +88,8 @@ export class FakeTts implements TtsProvider {
   readonly abandoned: string[] = [];
   /** samplesTaken when each request's synthesis began, by request. */
   readonly startedAtSamples: number[] = [];
+  /** How its delays pass (the harness's clock with HarnessOptions.clock). */
+  wait = sleep;
 
   constructor(readonly name: TtsProvider['name'] = 'offline') {}
 
@@ -93,10 +103,10 @@ export class FakeTts implements TtsProvider {
     let finished = false;
     try {
       const firstDelay = this.firstChunkDelayMs(request.text);
-      if (firstDelay) await sleep(firstDelay, signal);
+      if (firstDelay) await this.wait(firstDelay, signal);
       for (let offset = 0; offset < samples; offset += 400) {
         if (signal?.aborted) return;
-        await (this.chunkDelayMs ? sleep(this.chunkDelayMs, signal) : Promise.resolve());
+        await (this.chunkDelayMs ? this.wait(this.chunkDelayMs, signal) : Promise.resolve());
         if (signal?.aborted) return;
         this.samplesTaken += Math.min(400, samples - offset);
         yield tone.subarray(offset, Math.min(samples, offset + 400));
@@ -168,6 +178,8 @@ export class FakeModel implements ChatModel {
   readonly yieldedAt: number[] = [];
   /** Streams abandoned because their signal aborted (barge-in, hang-up). */
   aborted = 0;
+  /** How its delays pass (the harness's clock with HarnessOptions.clock). */
+  wait = sleep;
 
   constructor(readonly turns: ModelTurn[] = []) {}
 
@@ -176,7 +188,7 @@ export class FakeModel implements ChatModel {
     const turn = this.turns.shift() ?? { deltas: [{ type: 'text', text: 'Okay.' }] };
     if (turn.fail) throw new Error('llm down');
     for (const delta of turn.deltas) {
-      if (turn.delayMs) await sleep(turn.delayMs, signal);
+      if (turn.delayMs) await this.wait(turn.delayMs, signal);
       if (signal?.aborted) {
         this.aborted++;
         throw new Error('aborted');
@@ -208,6 +220,8 @@ export class FakePlatform implements CallPlatform {
   transferResult = true;
   /** Wall ms a transfer / knowledge search takes. */
   toolDelayMs = 0;
+  /** How its delays pass (the harness's clock with HarnessOptions.clock). */
+  wait = sleep;
   knowledge: KnowledgeSearchReply = {
     agent_id: 'agent-1',
     query: '',
@@ -228,7 +242,7 @@ export class FakePlatform implements CallPlatform {
   }
   async handOff(agentId: string, reason: string): Promise<VoiceHandoffReply> {
     this.handoffs.push({ agentId, reason });
-    await sleep(this.toolDelayMs);
+    await this.wait(this.toolDelayMs);
     if (this.handoffBoundReached)
       throw new AppError(ErrorCode.LIMIT_REACHED, 'The call was handed off 10 times; its agent keeps it');
     const next = this.agents.get(agentId);
@@ -237,7 +251,7 @@ export class FakePlatform implements CallPlatform {
   }
   async transfer(to: string, reason: string): Promise<boolean> {
     this.transfers.push({ to, reason });
-    await sleep(this.toolDelayMs);
+    await this.wait(this.toolDelayMs);
     return this.transferResult;
   }
   /** Warm transfers asked (with their briefings); `warmResult` is what the calls service answers. */
@@ -246,7 +260,7 @@ export class FakePlatform implements CallPlatform {
   withdrawals = 0;
   async warmTransfer(to: string, reason: string, briefing: string): Promise<boolean> {
     this.warmTransfers.push({ to, reason, briefing });
-    await sleep(this.toolDelayMs);
+    await this.wait(this.toolDelayMs);
     return this.warmResult;
   }
   async withdrawTransfer(): Promise<TransferOutcome | null> {
@@ -278,7 +292,7 @@ export class FakePlatform implements CallPlatform {
   }
   async searchKnowledge(query: string, limit: number): Promise<KnowledgeSearchReply> {
     this.searches.push({ query, limit });
-    await sleep(this.toolDelayMs);
+    await this.wait(this.toolDelayMs);
     return { ...this.knowledge, query };
   }
   async toolCall(record: VoiceToolCallRecord): Promise<void> {
@@ -293,7 +307,7 @@ export class FakePlatform implements CallPlatform {
     this.invocations.push({ functionId: spec.id, arguments: args, variables: { ...variables } });
     if (this.functionError) throw this.functionError;
     const answer = this.functionReplies.shift() ?? { reply: {} };
-    await sleep(answer.delayMs ?? 0, signal);
+    await this.wait(answer.delayMs ?? 0, signal);
     if (signal.aborted) throw new Aborted();
     return {
       outcome: 'success',
@@ -346,6 +360,35 @@ export interface HarnessOptions {
   openRecording?: () => BlobWriter;
   /** How send_dtmf's keys go out (the stream's carrier decides it in the service). */
   dtmfRoute?: 'carrier' | 'in_band';
+  /**
+   * Runs the call on this clock instead of real time: media time, the agent's pacing, the carrier's frames and
+   * mark echoes, and the fakes' delays (their wall ms are this clock's ms). The harness moves it a frame at a
+   * time, as fast as the call keeps up. Provider timeouts stay on the wall clock, so none can fall due.
+   */
+  clock?: ManualClock;
+}
+
+/** `clock` as the agent's pacing clock. */
+function pacingOn(clock: ManualClock): ClockSource {
+  return {
+    now: () => clock.monotonicMs(),
+    setTimer: (callback, delayMs) => clock.setTimer(delayMs, callback),
+    clearTimer: (cancel) => (cancel as () => void)(),
+  };
+}
+
+/** Resolves after `ms` on `clock`, or at once when the signal aborts. */
+function sleepOn(clock: ManualClock): (ms: number, signal?: AbortSignal) => Promise<void> {
+  return (ms, signal) =>
+    new Promise((resolve) => {
+      const done = () => {
+        cancel();
+        signal?.removeEventListener('abort', done);
+        resolve();
+      };
+      const cancel = clock.setTimer(ms, done);
+      signal?.addEventListener('abort', done, { once: true });
+    });
 }
 
 const CALLER_SPEECH = mulawEncode(sineWave(300, 160, 8000, 8000));
@@ -380,12 +423,18 @@ export class CallHarness {
   private framesStalled = 0;
   private startedAt = 0;
   private feeder: NodeJS.Timeout | null = null;
-  private readonly timers = new Set<NodeJS.Timeout>();
+  /** Cancels of the pending mark echoes. */
+  private readonly timers = new Set<() => void>();
   private stopped = false;
+  /** With `clock`: the clock is no longer moved (the call is over, or the spec is done with it). */
+  private disposed = false;
+  /** HarnessOptions.clock. */
+  readonly clock: ManualClock | null;
   result: ConversationResult | null = null;
 
   constructor(options: HarnessOptions = {}) {
     this.timeScale = options.timeScale ?? 20;
+    this.clock = options.clock ?? null;
     const texts = options.sttTexts ?? [];
     const fallbacks = options.fallbacks;
     this.stt = new FakeStt(texts, fallbacks ? 'deepgram' : 'offline');
@@ -395,6 +444,12 @@ export class CallHarness {
       this.sttFallback = new FakeStt(texts, 'openai');
       this.ttsFallback = new FakeTts('offline');
       this.modelFallback = new FakeModel(fallbacks.model ?? []);
+    }
+    if (this.clock) {
+      const wait = sleepOn(this.clock);
+      for (const fake of [this.tts, this.model, this.reporter, this.ttsFallback, this.modelFallback]) {
+        if (fake) fake.wait = wait;
+      }
     }
     const echoMarks = options.echoMarks ?? true;
     this.conversation = createConversation({
@@ -423,7 +478,7 @@ export class CallHarness {
       platform: this.reporter,
       transport: {
         send: (command) => {
-          this.sent.push({ command, at: performance.now() });
+          this.sent.push({ command, at: this.nowMs() });
           if (command.type === 'mark' && echoMarks) {
             this.later(FRAME_MS / this.timeScale, () =>
               this.conversation.onEvent({ type: 'played', mark: command.name }),
@@ -433,6 +488,7 @@ export class CallHarness {
         notify: (notice) => this.notices.push(notice),
       },
       timeScale: this.timeScale,
+      ...(this.clock ? { clock: this.clock, pacingClock: pacingOn(this.clock) } : {}),
       latency: { observe: (latency) => this.latencies.push(latency) },
       turnTaking: { observe: (event) => this.turnTakingEvents.push(event) },
       providerTimeoutMs: 2000,
@@ -449,8 +505,9 @@ export class CallHarness {
   /** The carrier opens the stream and starts sending caller audio. */
   start(): this {
     this.conversation.onEvent({ type: 'started', callId: 'CA1', streamId: 'MZ1', params: {} });
-    this.startedAt = performance.now();
-    this.feeder = setInterval(() => this.feed(), 1);
+    this.startedAt = this.nowMs();
+    if (this.clock) this.drive(this.clock);
+    else this.feeder = setInterval(() => this.feed(), 1);
     return this;
   }
 
@@ -483,7 +540,7 @@ export class CallHarness {
   async press(keys: string, gapMs = 100): Promise<void> {
     for (const key of keys) {
       this.conversation.onEvent({ type: 'dtmf', digit: key });
-      await sleep(gapMs / this.timeScale);
+      await this.reporter.wait(gapMs / this.timeScale);
     }
   }
 
@@ -495,7 +552,7 @@ export class CallHarness {
 
   /** Media ms since the stream started. */
   get mediaNow(): number {
-    return (performance.now() - this.startedAt) * this.timeScale;
+    return (this.nowMs() - this.startedAt) * this.timeScale;
   }
 
   commands(type: MediaStreamCommand['type']): SentCommand[] {
@@ -507,7 +564,8 @@ export class CallHarness {
     const deadline = performance.now() + timeoutMs;
     while (!predicate()) {
       if (performance.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-      await sleep(2);
+      // With a clock, looked at after each frame it moves.
+      await (this.clock ? new Promise((resolve) => setImmediate(resolve)) : sleep(2));
     }
   }
 
@@ -518,11 +576,15 @@ export class CallHarness {
 
   /** The spec's afterEach: a conversation still running is ended as if the caller hung up. */
   async close(): Promise<void> {
-    if (!this.result) {
-      this.hangUp();
-      await this.done();
+    try {
+      if (!this.result) {
+        this.hangUp();
+        await this.done();
+      }
+    } finally {
+      this.halt();
+      this.disposed = true;
     }
-    this.halt();
   }
 
   /** Stops the feeder and pending echoes. */
@@ -530,8 +592,28 @@ export class CallHarness {
     this.stopped = true;
     if (this.feeder) clearInterval(this.feeder);
     this.feeder = null;
-    for (const timer of this.timers) clearTimeout(timer);
+    for (const cancel of this.timers) cancel();
     this.timers.clear();
+  }
+
+  /** Wall ms, or the clock's. */
+  private nowMs(): number {
+    return this.clock ? this.clock.monotonicMs() : performance.now();
+  }
+
+  /**
+   * Moves the clock a frame at a time, each step once what the last one started has run (a macrotask later),
+   * feeding the caller's audio, until the call is over. After the caller hung up the clock still moves, so the
+   * conversation's own ending runs.
+   */
+  private drive(clock: ManualClock): void {
+    const step = () => {
+      if (this.result || this.disposed) return;
+      clock.advance(FRAME_MS / this.timeScale);
+      this.feed();
+      setImmediate(step);
+    };
+    setImmediate(step);
   }
 
   private feed(): void {
@@ -552,10 +634,16 @@ export class CallHarness {
   }
 
   private later(ms: number, callback: () => void): void {
-    const timer = setTimeout(() => {
-      this.timers.delete(timer);
+    const run = () => {
+      this.timers.delete(cancel);
       if (!this.stopped) callback();
-    }, ms);
-    this.timers.add(timer);
+    };
+    let cancel: () => void;
+    if (this.clock) cancel = this.clock.setTimer(ms, run);
+    else {
+      const timer = setTimeout(run, ms);
+      cancel = () => clearTimeout(timer);
+    }
+    this.timers.add(cancel);
   }
 }
