@@ -21,10 +21,10 @@ import {
   readCarrierBPlatformFrame,
   signCarrierA,
   signCarrierB,
+  spokenAudio,
   StreamInstruction,
 } from '@vap/carrier-sim';
 import type { CarrierAccount, SignMode } from '../fake-carriers';
-import { spokenAudio } from './speech-audio';
 
 export type StreamFrame = Record<string, unknown>;
 

@@ -10,6 +10,7 @@ export * from './phone/simulated-phone';
 export * from './phone/agent-listener';
 export * from './phone/agent-playback';
 export * from './callee/callee-voice';
+export * from './callee/spoken-audio';
 export * from './callee/callee-scripts';
 export * from './callee/callee-lines';
 export * from './callee/outcomes';

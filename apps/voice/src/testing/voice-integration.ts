@@ -1,5 +1,6 @@
 // The voice service as an integration spec starts it (IntegrationApp): its own module and configs (it has no schema).
 import { randomBytes } from 'node:crypto';
+import { ManualClock } from '@vap/runtime';
 import { BlobStoreConfig } from '@vap/storage';
 import { IntegrationApp, IntegrationAppDefinition, IntegrationAppOptions } from '@vap/testing/integration';
 import { AppModule } from '../app.module';
@@ -22,3 +23,18 @@ export const voiceService: IntegrationAppDefinition<VoiceConfig> = {
 
 export const startVoice = (options?: IntegrationAppOptions): Promise<IntegrationApp<VoiceConfig>> =>
   IntegrationApp.start(voiceService, options);
+
+/**
+ * Moves the app's manual clock on with wall time (every millisecond) until the returned stop is called. A call's
+ * media clock and its timers (the endpointing wait, the hold over caller sound) read the app's clock, while the
+ * carrier's phone speaks in real time: a spec of turn-taking needs the two to agree.
+ */
+export function followWallTime(clock: ManualClock): () => void {
+  let last = performance.now();
+  const ticker = setInterval(() => {
+    const now = performance.now();
+    clock.advance(now - last);
+    last = now;
+  }, 1);
+  return () => clearInterval(ticker);
+}

@@ -3,7 +3,13 @@
 // and can be told to fail mid-call.
 import { IncomingMessage, ServerResponse } from 'node:http';
 import { WebSocketServer } from 'ws';
-import { ChatCompletionRequest, ChatScript, echoScript, handleChatCompletion } from './chat-completions';
+import {
+  ChatCompletionRequest,
+  ChatScript,
+  echoScript,
+  handleChatCompletion,
+  SCRIPTED_CHAT_MODEL,
+} from '@vap/llm/testing';
 import {
   DeepgramSession,
   handleListenUpgrade,
@@ -67,7 +73,7 @@ export interface FakeAi {
 export const FAKE_AI_MODELS = {
   stt: 'fake-whisper-1',
   tts: 'fake-tts-1',
-  llm: 'fake-gpt-4o-mini',
+  llm: SCRIPTED_CHAT_MODEL,
   deepgram: 'nova-2-phonecall',
 };
 

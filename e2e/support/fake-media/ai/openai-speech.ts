@@ -4,7 +4,8 @@
 // so what it transcribes is exactly what the platform's audio carried.
 import { IncomingMessage, ServerResponse } from 'node:http';
 import { decodePcm16WavTracks, pcm16ToBuffer, TextSignalDecoder } from '@vap/media';
-import { spokenAudio } from '../speech-audio';
+import { bearerOk, sendOpenAiError } from '@vap/llm/testing';
+import { spokenAudio } from '@vap/carrier-sim';
 import { FailureSwitch } from './failures';
 import { parseMultipart } from './multipart';
 
@@ -41,20 +42,7 @@ export const OPENAI_PCM_SAMPLE_RATE = 24000;
 /** Bytes per streamed write: odd on purpose, so clients must handle samples split across chunks. */
 const SPEECH_CHUNK_BYTES = 4801;
 
-export function sendOpenAiError(
-  res: ServerResponse,
-  status: number,
-  message: string,
-  type = 'invalid_request_error',
-): void {
-  res
-    .writeHead(status, { 'content-type': 'application/json' })
-    .end(JSON.stringify({ error: { message, type, code: null } }));
-}
-
-export function bearerOk(req: IncomingMessage, apiKey: string): boolean {
-  return req.headers.authorization === `Bearer ${apiKey}`;
-}
+export { bearerOk, sendOpenAiError };
 
 export async function handleTranscription(
   req: IncomingMessage,

@@ -50,6 +50,23 @@ describe('AgentListener', () => {
     expect(listener.heard).toEqual(['Hello there.']);
   });
 
+  it('reads a line across quiet the loudspeaker filled in while the agent audio was late, but not across quiet it played', async () => {
+    const frames = framesOf(await voice.speak('We have three plans for homes.'));
+    const half = Math.floor(frames.length / 2);
+    const hearWithGap = (filler: boolean) => {
+      const listener = new AgentListener();
+      let ms = 0;
+      const hear = (frame: Buffer, isFiller = false) => listener.hear(frame, (ms += 20), isFiller);
+      frames.slice(0, half).forEach((f) => hear(f));
+      quiet(200).forEach((f) => hear(f, filler));
+      frames.slice(half).forEach((f) => hear(f));
+      quiet(1000).forEach((f) => hear(f));
+      return listener.heard;
+    };
+    expect(hearWithGap(true)).toEqual(['We have three plans for homes.']);
+    expect(hearWithGap(false)).toEqual([]);
+  });
+
   it('keeps two sentences with a short pause between them in one turn', async () => {
     const listener = new AgentListener();
     const clock = { ms: 0 };

@@ -73,8 +73,12 @@ export class AgentListener {
     this.decoder.reset();
   }
 
-  /** One played 20 ms mu-law frame at media time `atMs`; returns the agent turn it finished, if any. */
-  hear(frame: Buffer, atMs: number): AgentTurn | undefined {
+  /**
+   * One played 20 ms mu-law frame at media time `atMs`; returns the agent turn it finished, if any. `filler`: the
+   * loudspeaker had nothing of the agent's to play (its audio was late), so the frame is quiet to the ear but not
+   * read: the agent's sentence goes on in its next frame, and a gap the agent never sent must not break it.
+   */
+  hear(frame: Buffer, atMs: number, filler = false): AgentTurn | undefined {
     mulawDecode(frame, this.pcm);
     if (levelDbfs(this.pcm) < QUIET_DBFS) {
       this.quietMs += FRAME_MS;
@@ -83,7 +87,7 @@ export class AgentListener {
       this.loudMs += FRAME_MS;
       this.quietMs = 0;
     }
-    const lines = this.decoder.push(this.pcm);
+    const lines = filler ? [] : this.decoder.push(this.pcm);
     if (lines.length || this.decoder.receiving || this.pending.length) this.unreadMs = 0;
     else if (this.quietMs === 0) this.unreadMs += FRAME_MS;
     for (const line of lines) {

@@ -105,6 +105,7 @@ export class SimulatedPhone implements PhoneLine {
   private turns: AgentTurn[] = [];
   private keys = '';
   private keysTaken = 0;
+  private clearsReceived = 0;
   private readonly keyDetector = new DtmfDetector((key) => (this.keys += key));
   private readonly waiters = new Set<Waiter>();
   private end: PhoneEnd | undefined;
@@ -127,6 +128,11 @@ export class SimulatedPhone implements PhoneLine {
 
   get keysHeard(): string {
     return this.keys;
+  }
+
+  /** How many times the platform dropped the agent's queued audio (`clear`: a barge-in). */
+  get clears(): number {
+    return this.clearsReceived;
   }
 
   /** Media time on the line so far, ms. */
@@ -248,7 +254,7 @@ export class SimulatedPhone implements PhoneLine {
     this.send(this.stream.media(outbound));
     const played = this.playback.next();
     this.mediaMs += FRAME_MS;
-    const turn = this.listener.hear(played.frame, this.mediaMs);
+    const turn = this.listener.hear(played.frame, this.mediaMs, played.silence);
     if (!played.silence) this.keyDetector.push(played.frame);
     if (turn) this.turns.push(turn);
     for (const waiter of this.waiters) {
@@ -266,6 +272,7 @@ export class SimulatedPhone implements PhoneLine {
     } else if (message?.event === 'mark') {
       this.playback.mark(message.mark.name);
     } else if (message?.event === 'clear') {
+      this.clearsReceived++;
       this.playback.clear();
       this.listener.lineCut();
     }

@@ -6,3 +6,5 @@ export * from './fake-openai-realtime-server';
 export * from './fake-gemini-live-server';
 export * from './fake-anthropic-server';
 export * from './fake-gemini-server';
+export * from './scripted-chat-model';
+export * from './voice-call-script';

@@ -1,10 +1,11 @@
-// OpenAI-compatible POST /chat/completions with `stream: true`: server-sent `chat.completion.chunk` events,
-// text word by word, tool calls with their JSON arguments split over several chunks, then `data: [DONE]`.
-// Replies are scripted by the test.
+// A language model scripted by the test's rules, for the voice specs (integration and e2e): OpenAI-compatible
+// POST /chat/completions with `stream: true` answers server-sent `chat.completion.chunk` events, text word by word,
+// tool calls with their JSON arguments split over several chunks, then `data: [DONE]`. Where FakeChatServer
+// answers a queue of replies, this one answers each request by a rule on what it holds (the caller's last words,
+// the tools offered), so a conversation whose turns come in any order stays deterministic.
 import { randomBytes } from 'node:crypto';
 import { IncomingMessage, ServerResponse } from 'node:http';
-import { FailureSwitch } from './failures';
-import { bearerOk, sendOpenAiError } from './openai-speech';
+import { readBody, startFakeServer } from '@vap/testing';
 
 export interface ChatMessageIn {
   role: string;
@@ -53,6 +54,26 @@ export const echoScript: ChatScript = (request) => {
   return { text: `You said ${lastUserText(request).replace(/[.?!]+$/, '')}.` };
 };
 
+/** What the endpoint suffers next: a failure mode (the speech fakes' FailureSwitch), or null to answer well. */
+export interface ChatFailures {
+  next(): 'error' | 'hang' | 'close' | null;
+}
+
+export function sendOpenAiError(
+  res: ServerResponse,
+  status: number,
+  message: string,
+  type = 'invalid_request_error',
+): void {
+  res
+    .writeHead(status, { 'content-type': 'application/json' })
+    .end(JSON.stringify({ error: { message, type, code: null } }));
+}
+
+export function bearerOk(req: IncomingMessage, apiKey: string): boolean {
+  return req.headers.authorization === `Bearer ${apiKey}`;
+}
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function sse(res: ServerResponse, payload: unknown): void {
@@ -79,7 +100,7 @@ export async function handleChatCompletion(
   res: ServerResponse,
   body: Buffer,
   apiKey: string,
-  failures: FailureSwitch,
+  failures: ChatFailures,
   log: ChatCompletionRequest[],
   completions: ChatCompletionRequest[],
   script: ChatScript,
@@ -179,5 +200,50 @@ function requestOf(
     toolChoice: json.tool_choice,
     body: json,
     failed,
+  };
+}
+
+export interface ScriptedChatModel {
+  /** `http://127.0.0.1:<port>/v1`: LLM_BASE_URL. */
+  baseUrl: string;
+  apiKey: string;
+  /** Streamed chat completions: the live conversations' model rounds. */
+  chats: ChatCompletionRequest[];
+  /** Non-streamed completions (post-call work). */
+  completions: ChatCompletionRequest[];
+  /** The voice service's settings that make this its language model. */
+  env(): Record<string, string>;
+  /** Scripts the model's turns (default: echo the caller). */
+  script(script: ChatScript): void;
+  close(): Promise<void>;
+}
+
+export const SCRIPTED_CHAT_MODEL = 'fake-gpt-4o-mini';
+
+/** The model alone on a port of its own (the e2e's fake AI server serves it beside the speech endpoints). */
+export async function startScriptedChatModel(apiKey = 'fake-ai-key-0001'): Promise<ScriptedChatModel> {
+  const chats: ChatCompletionRequest[] = [];
+  const completions: ChatCompletionRequest[] = [];
+  const healthy: ChatFailures = { next: () => null };
+  let chatScript: ChatScript = echoScript;
+  const server = await startFakeServer({
+    request: async (req, res, url) => {
+      const body = await readBody(req);
+      if (req.method !== 'POST' || url.pathname !== '/v1/chat/completions')
+        return sendOpenAiError(res, 404, `Invalid URL (${req.method} ${url.pathname})`);
+      await handleChatCompletion(req, res, body, apiKey, healthy, chats, completions, (r) => chatScript(r));
+    },
+  });
+  const baseUrl = `${server.url}/v1`;
+  return {
+    baseUrl,
+    apiKey,
+    chats,
+    completions,
+    env: () => ({ LLM_BASE_URL: baseUrl, LLM_API_KEY: apiKey, LLM_MODEL: SCRIPTED_CHAT_MODEL }),
+    script: (script) => {
+      chatScript = script;
+    },
+    close: () => server.close(),
   };
 }

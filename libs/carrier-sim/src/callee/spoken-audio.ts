@@ -1,7 +1,8 @@
-// Audio the fakes speak and listen to. A fake caller or a fake TTS must produce something that (a) the platform's
-// voice activity detector hears as speech and (b) carries its text in the offline text modem's band, so the
-// platform's offline STT (or our fake cloud STT) reads back exactly what was said. A voiced buzz, amplitude
-// modulated at a syllable rate and low-passed under the modem band, stands in for the voice.
+// Audio the fakes speak and listen to: the simulated callee's lines, the e2e's fake carriers and fake TTS. A fake
+// caller or a fake TTS must produce something that (a) the platform's voice activity detector hears as speech and
+// (b) carries its text in the offline text modem's band, so the platform's offline STT (or our fake cloud STT)
+// reads back exactly what was said. A voiced buzz, amplitude modulated at a syllable rate and low-passed under the
+// modem band, stands in for the voice.
 import {
   clampSample,
   encodeTextSignal,
