@@ -3,44 +3,11 @@
 // platform. The call is admitted, stored with its agent's snapshot, dialled once, and its status published.
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import {
-  AGENT_SNAPSHOT_VERSION,
-  AgentSnapshot,
-  CallStatusUpdatedData,
-  DomainEvents,
-  PartnerContext,
-} from '@vap/messages';
+import { CallStatusUpdatedData, DomainEvents } from '@vap/messages';
 import { useIntegrationApp } from '@vap/testing/integration';
 import { FakeSandboxCarrier } from '../../../testing/fake-sandbox-carrier';
 import { startCallsOnSandbox } from '../../../testing/sandbox-calls';
-
-const SNAPSHOT: AgentSnapshot = {
-  version: AGENT_SNAPSHOT_VERSION,
-  prompt: 'You help.',
-  voiceId: 'voice-1',
-  spokenLanguages: ['en'],
-  introMessage: 'Hello, this is Maya.',
-  enableRecording: false,
-  maxCallDurationSecs: 300,
-  endCallEnabled: true,
-  endCallMessage: null,
-  endCallInstructions: null,
-  transferEnabled: false,
-  transferNumber: null,
-  transferMessage: null,
-  transferInstructions: null,
-  voicemailDetectionEnabled: false,
-  voicemailMessage: null,
-  userIdleEnabled: false,
-  toolAckConfig: null,
-  backgroundAudioId: null,
-  backgroundAudioVolume: 0,
-  kbThreshold: null,
-  kbIncludeSummaries: false,
-  kbResultFormat: null,
-  hasKnowledge: false,
-  extractionEnabled: false,
-};
+import { answerAgents, approvedPartner, SPEC_SNAPSHOT } from '../../../testing/spec-partners';
 
 describe('start a call', () => {
   const carrier = new FakeSandboxCarrier();
@@ -50,21 +17,8 @@ describe('start a call', () => {
   it('admits the call with its agent from the agents service, dials it, stores it and publishes it', async () => {
     const agentId = randomUUID();
     const projectId = randomUUID();
-    calls.peers.answer('agents.agent.for_call', ({ id }) => ({
-      id,
-      name: 'Support',
-      projectId,
-      snapshot: SNAPSHOT,
-    }));
-    const partner: PartnerContext = {
-      id: randomUUID(),
-      status: 'approved',
-      voiceTier: 'standard',
-      concurrencyLimit: 5,
-      balancePaise: 100_000,
-      pricePerMinutePaise: null,
-      version: 1,
-    };
+    answerAgents(calls.peers, projectId);
+    const partner = approvedPartner();
 
     const { call, replayed } = await calls.send('calls.call.start', partner, {
       agent_id: agentId,
@@ -91,7 +45,8 @@ describe('start a call', () => {
       project_id: projectId,
       provider: 'sandbox',
       provider_call_id: placed[0].sid,
-      agent_settings: expect.objectContaining({ prompt: 'You help.', maxCallDurationSecs: 300 }),
+      // The agent's snapshot as the agents service answered it, whole.
+      agent_settings: expect.objectContaining(SPEC_SNAPSHOT),
     });
     const published = await calls.waitForEvent<CallStatusUpdatedData>(
       DomainEvents.callStatusUpdated,
