@@ -1,5 +1,5 @@
 import { Client } from 'pg';
-import { Platform, waitFor } from '@vap/testing';
+import { Platform, sleep, waitFor } from '@vap/testing';
 import { api, createPartner, e2eEnv, OPERATOR_API, startRunGateways } from '../../support';
 
 /**
@@ -8,6 +8,7 @@ import { api, createPartner, e2eEnv, OPERATOR_API, startRunGateways } from '../.
  * within API_KEY_CACHE_TTL_MS where no notice came at all.
  */
 describe('cached API keys across gateway replicas', () => {
+  const SHORT_TTL_MS = 1000;
   let long: Platform;
   let short: Platform;
   let db: Client;
@@ -21,7 +22,7 @@ describe('cached API keys across gateway replicas', () => {
     };
     // A minute: within the test only a notice can make this replica drop a key.
     long = await startRunGateways(1, { ...env, API_KEY_CACHE_TTL_MS: '60000' });
-    short = await startRunGateways(1, { ...env, API_KEY_CACHE_TTL_MS: '1000' });
+    short = await startRunGateways(1, { ...env, API_KEY_CACHE_TTL_MS: String(SHORT_TTL_MS) });
     db = new Client({ connectionString: e2eEnv().databaseUrl });
     await db.connect();
   }, 120_000);
@@ -81,18 +82,20 @@ describe('cached API keys across gateway replicas', () => {
     const cached = short.gateways[0].url;
     const { apiKey } = await createPartner({ name: 'Cache Ttl Co' });
     expect(await statusOf(apiKey, cached)).toBe(200);
+    // The replica cached the key before it answered: the entry is gone by then plus the TTL.
+    const expiredBy = Date.now() + SHORT_TTL_MS;
     // Revoked behind the platform's back: no replica is told.
     const hidden = await db.query(
       `UPDATE gateway.api_keys SET revoked_at = now() WHERE lookup_prefix = $1 RETURNING id`,
       [apiKey.slice(0, 20)],
     );
     expect(hidden.rowCount).toBe(1);
-    const revokedAt = Date.now();
     // Still answered from the cache (the read path never touches Postgres for a known key) ...
     expect(await statusOf(apiKey, cached)).toBe(200);
-    // ... until the TTL runs out.
-    await waitFor(async () => (await statusOf(apiKey, cached)) === 401, { timeoutMs: 5000, intervalMs: 50 });
-    expect(Date.now() - revokedAt).toBeLessThan(1000 + 1000);
+    // ... until the TTL runs out: a request sent after that reaches the replica later still, and is refused. (Timing
+    // the refusal's answer would count the request's own latency, which a loaded machine stretches.)
+    await sleep(expiredBy - Date.now());
+    expect(await statusOf(apiKey, cached)).toBe(401);
     // A replica that never saw the key asks Postgres.
     expect(await statusOf(apiKey, long.gateways[0].url)).toBe(401);
   });
