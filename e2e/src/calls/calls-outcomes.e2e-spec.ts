@@ -168,62 +168,6 @@ describe('sandbox call outcomes through the gateway', () => {
     expect(completed.data.recording_url).toEqual(expect.stringContaining('/api/v2/uploads/'));
   });
 
-  it.each([
-    ['01', 'no_answer', ['pending', 'ringing', 'no_answer'], 'no_answer'],
-    ['02', 'busy', ['pending', 'busy'], 'busy'],
-    ['03', 'failed', ['pending', 'failed'], 'failed'],
-  ])('suffix %s: %s, reported as a terminal failure', async (suffix, status, sequence, disposition) => {
-    const { callId, completed, call, updates } = await run(suffix);
-    expect(tap.statuses(callId)).toEqual(sequence);
-    expect(updates[updates.length - 1].data).toMatchObject({
-      status,
-      terminal: true,
-      concurrency_released: true,
-      disposition,
-      answered_by: 'not_answered',
-    });
-    expect(call).toMatchObject({
-      status,
-      disposition,
-      duration_seconds: 0,
-      bill_duration_seconds: 0,
-      answered_by: 'not_answered',
-    });
-    expect(call.session.transcript).toBeNull();
-    expect(call.session).toMatchObject({ credits_used: 0, processing_complete: true, status: 'failed' });
-    expect(call.session.recording_url).toBeUndefined();
-    expect(completed.data).toMatchObject({
-      duration_seconds: 0,
-      transcript: null,
-      credits_used: 0,
-      extraction: null,
-      recording_url: null,
-    });
-    if (status === 'failed') expect(call.error_message).toMatch(/could not connect/);
-  });
-
-  it('suffix 04: a machine answers, voicemail', async () => {
-    const { callId, call } = await run('04');
-    expect(tap.statuses(callId)).toEqual(['pending', 'ringing', 'in_progress', 'completed']);
-    expect(call).toMatchObject({
-      status: 'completed',
-      disposition: 'voicemail',
-      answered_by: 'machine',
-      end_call_reason: 'voicemail_detected',
-    });
-  });
-
-  it('suffix 05: the callee hangs up without speaking', async () => {
-    const { call } = await run('05');
-    expect(call).toMatchObject({
-      status: 'completed',
-      disposition: 'user_hangup_no_speech',
-      hangup_source: 'callee',
-      end_call_reason: 'callee_hung_up',
-    });
-    expect((call.session.transcript as { role: string }[]).every((t) => t.role === 'bot')).toBe(true);
-  });
-
   // The hold feature's journey: the sandbox callee's hold becomes the carrier's hold events (the sandbox carrier
   // app's glue, which no spec of its own covers), and those the call's hold summary, on the call and its webhook.
   it('suffix 06: carrier hold events make the hold summary', async () => {

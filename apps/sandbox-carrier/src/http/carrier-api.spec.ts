@@ -255,7 +255,15 @@ describe('CarrierApi (carrier_b REST API of the sandbox carrier)', () => {
     it.each([
       ['01', ['initiated', 'ringing', 'no-answer'], { HangupCause: 'NO_ANSWER' }],
       ['02', ['initiated', 'busy'], { HangupCause: 'USER_BUSY', HangupSource: 'callee' }],
-      ['03', ['initiated', 'failed'], { HangupCause: 'NETWORK_OUT_OF_ORDER', HangupSource: 'carrier' }],
+      [
+        '03',
+        ['initiated', 'failed'],
+        {
+          HangupCause: 'NETWORK_OUT_OF_ORDER',
+          HangupSource: 'carrier',
+          ErrorMessage: 'The carrier could not connect the call',
+        },
+      ],
     ])('a callee number ending %s: signed callbacks %j', async (suffix, statuses, fields) => {
       const placed = await send('POST', callsPath, placement(`+9198765000${suffix}`));
       const final = await platform.final(placed.json.sid as string);
@@ -272,15 +280,31 @@ describe('CarrierApi (carrier_b REST API of the sandbox carrier)', () => {
       );
     });
 
-    it('an answered call fetches the answer URL, signed, and ends when the markup opens no stream', async () => {
-      const placed = await send('POST', callsPath, placement('+919876543210'));
-      const final = await platform.final(placed.json.sid as string);
-      expect(final.CallStatus).toBe('completed');
-      const answer = platform.deliveries.find((d) => d.path === '/callbacks/answer');
-      expect(answer).toMatchObject({ signed: true, form: { CallStatus: 'in-progress' } });
-      expect(platform.statuses()).toEqual(['initiated', 'ringing', 'in-progress', 'completed']);
-      const answered = platform.deliveries.find((d) => d.form.CallStatus === 'in-progress');
-      expect(answered?.form.AnsweredBy).toBe('human');
+    it('an answered call fetches the answer URL, signed, and ends when the markup opens no stream; AnsweredBy says who answered', async () => {
+      // A person, and a machine (a callee number ending 04), at once: each call waits a second before it ends.
+      const [person, machine] = await Promise.all(
+        ['+919876543210', '+919876500004'].map(async (to) => {
+          const placed = await send('POST', callsPath, placement(to));
+          const sid = placed.json.sid as string;
+          const final = await platform.final(sid);
+          return { sid, final, of: platform.deliveries.filter((d) => d.form.CallSid === sid) };
+        }),
+      );
+      for (const [call, answeredBy] of [
+        [person, 'human'],
+        [machine, 'machine_start'],
+      ] as const) {
+        expect(call.final.CallStatus).toBe('completed');
+        const answer = call.of.find((d) => d.path === '/callbacks/answer');
+        expect(answer).toMatchObject({ signed: true, form: { CallStatus: 'in-progress' } });
+        expect(
+          call.of.filter((d) => d.path.startsWith('/callbacks/status')).map((d) => d.form.CallStatus),
+        ).toEqual(['initiated', 'ringing', 'in-progress', 'completed']);
+        const answered = call.of.find(
+          (d) => d.form.CallStatus === 'in-progress' && d.path !== '/callbacks/answer',
+        );
+        expect(answered?.form.AnsweredBy).toBe(answeredBy);
+      }
     });
 
     it('a hang-up while ringing cancels the call', async () => {
