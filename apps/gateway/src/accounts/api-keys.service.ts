@@ -100,7 +100,7 @@ export class ApiKeysService {
       this.touch(cached);
       return cached;
     }
-    const readAt = this.cache.version;
+    const read = this.cache.readMark();
     const key = await this.dataSource.getRepository(ApiKey).findOne({
       where: { lookupPrefix: lookupPrefixOf(presented), revokedAt: IsNull() },
       relations: { partner: true },
@@ -113,7 +113,7 @@ export class ApiKeysService {
       lastUsedAt: key.lastUsedAt?.getTime() ?? null,
     };
     this.touch(found);
-    this.cache.set(hash, found, readAt);
+    this.cache.set(hash, found, read);
     return found;
   }
 

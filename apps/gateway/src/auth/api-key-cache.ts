@@ -2,6 +2,7 @@ import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@ne
 import type { Subscription } from 'nats';
 import { DomainEvent, DomainEvents, PartnerContext, ResourceScope } from '@vap/messages';
 import { decodeJson, encodeJson, NatsConnectionService } from '@vap/messaging';
+import { Clock } from '@vap/runtime';
 import { GatewayConfig } from '../config/gateway.config';
 
 /** A valid key as its last lookup found it: what a request needs without asking Postgres. */
@@ -16,6 +17,14 @@ export interface CachedApiKey {
 
 interface Entry extends CachedApiKey {
   expiresAt: number;
+}
+
+/** Taken before a database read of a key (`readMark`), handed to `set` with what the read found. */
+export interface ReadMark {
+  /** The cache's forget count then: a forget since means the read may hold what was forgotten. */
+  generation: number;
+  /** When the read began (ms since the epoch): what it found is no fresher than this. */
+  at: number;
 }
 
 /**
@@ -48,6 +57,7 @@ export class ApiKeyCache implements OnApplicationBootstrap, OnModuleDestroy {
   constructor(
     private readonly config: GatewayConfig,
     private readonly nats: NatsConnectionService,
+    private readonly clock: Clock,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -77,7 +87,7 @@ export class ApiKeyCache implements OnApplicationBootstrap, OnModuleDestroy {
     if (this.config.API_KEY_CACHE_TTL_MS === 0) return null;
     const entry = this.entries.get(keyHash);
     if (!entry) return null;
-    if (entry.expiresAt <= Date.now()) {
+    if (entry.expiresAt <= this.clock.now().getTime()) {
       this.entries.delete(keyHash);
       return null;
     }
@@ -85,20 +95,25 @@ export class ApiKeyCache implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   /** Pass to `set`: taken before the database read whose result `set` keeps. */
-  get version(): number {
-    return this.generation;
+  readMark(): ReadMark {
+    return { generation: this.generation, at: this.clock.now().getTime() };
   }
 
-  /** Keeps a key read from the database, unless a forget came in since `readAt` (its `version`). */
-  set(keyHash: string, key: CachedApiKey, readAt: number): void {
-    if (this.config.API_KEY_CACHE_TTL_MS === 0 || readAt !== this.generation) return;
+  /**
+   * Keeps a key read from the database, unless a forget came in since the read began. It expires a TTL after the
+   * read began, not after it answered: a revocation committed during a slow read holds no longer than the TTL.
+   */
+  set(keyHash: string, key: CachedApiKey, read: ReadMark): void {
+    if (this.config.API_KEY_CACHE_TTL_MS === 0 || read.generation !== this.generation) return;
     this.entries.delete(keyHash);
     if (this.entries.size >= MAX_ENTRIES) {
       // Maps iterate in insertion order: the first entry is the oldest.
       const oldest = this.entries.keys().next().value;
       if (oldest !== undefined) this.entries.delete(oldest);
     }
-    this.entries.set(keyHash, { ...key, expiresAt: Date.now() + this.config.API_KEY_CACHE_TTL_MS });
+    const expiresAt = read.at + this.config.API_KEY_CACHE_TTL_MS;
+    if (expiresAt <= this.clock.now().getTime()) return;
+    this.entries.set(keyHash, { ...key, expiresAt });
   }
 
   /** Drops the account's keys here. */
