@@ -191,37 +191,6 @@ describe('sandbox call outcomes through the gateway', () => {
     expect(completed.data.hold).toEqual(call.session.hold);
   });
 
-  it('suffix 07: max_call_duration_secs ends the call with its end_call_reason', async () => {
-    const capped = await partner.createAgent({ max_call_duration_secs: 60 });
-    const res = await partner.start({ agent_id: capped.id, to_number: callee('07') });
-    const callId = res.body.data.call_id;
-    await tap.sessionCompleted(callId, 60_000);
-    const call = (await partner.calls(`/${callId}`)).body.data;
-    expect(call).toMatchObject({
-      status: 'completed',
-      end_call_reason: 'max_call_duration_reached',
-      hangup_source: 'system',
-    });
-    // The farewell starts 6 s before the cap and ends by it: the call lasts about max_call_duration_secs. The
-    // sandbox bills the frames it sent, and a loaded machine's event-loop stalls skip some of them (at the
-    // suite's MEDIA_TIME_SCALE a 100 ms stall is 400 ms of media).
-    expect(call.duration_seconds).toBeGreaterThanOrEqual(50);
-    expect(call.duration_seconds).toBeLessThanOrEqual(60);
-    const bot = (call.session.transcript as { role: string; content: string }[])
-      .filter((t) => t.role === 'bot')
-      .map((t) => t.content);
-    // The long talker talks over the agent, so the wrap-up line may be cut to what was played of it.
-    expect(
-      bot.some(
-        (line) =>
-          "We're almost out of time for this call, so let's start wrapping up.".startsWith(line) &&
-          line.length > 0 &&
-          line.startsWith("We're"),
-      ),
-    ).toBe(true);
-    expect(bot[bot.length - 1]).toBe("We've reached the time limit for this call. Thank you, goodbye!");
-  });
-
   it('suffix 08: transfer to a human when the agent allows it (call.transferred), else the agent carries on', async () => {
     const transferring = await partner.createAgent({
       transfer_enabled: true,

@@ -33,12 +33,19 @@ export const SPEC_SNAPSHOT = {
   customFunctions: [],
 } as Partial<AgentSnapshot> as AgentSnapshot;
 
-/** The agents service answering agents.agent.for_call for any agent id, named Support in one project. */
-export function answerAgents(peers: FakePeers, projectId = randomUUID()): void {
+/**
+ * The agents service answering agents.agent.for_call for any agent id, named Support in one project, with
+ * SPEC_SNAPSHOT; an agent `settings` names by id has those settings over it.
+ */
+export function answerAgents(
+  peers: FakePeers,
+  projectId = randomUUID(),
+  settings: Record<string, Partial<AgentSnapshot>> = {},
+): void {
   peers.answer('agents.agent.for_call', ({ id }): AgentForCall => ({
     id,
     name: 'Support',
     projectId,
-    snapshot: SPEC_SNAPSHOT,
+    snapshot: settings[id] ? { ...SPEC_SNAPSHOT, ...settings[id] } : SPEC_SNAPSHOT,
   }));
 }

@@ -1,12 +1,18 @@
 // calls.voice.hangup as the voice service sends it to the running calls module: a live call is hung up at the
-// carrier (the fake sandbox carrier) with the reason kept for its final callback; an ended call only takes the
-// reason when it has none; a malformed reason or another partner's call is refused.
+// carrier (the fake sandbox carrier) with the reason kept for its final callback, which ends the call with it (an
+// agent's max_call_duration_secs, say); an ended call only takes the reason when it has none; a malformed reason
+// or another partner's call is refused.
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { ErrorCode } from '@vap/messages';
+import { DomainEvents, ErrorCode, SessionCompletedData } from '@vap/messages';
 import { useIntegrationApp } from '@vap/testing/integration';
 import { FakeSandboxCarrier } from '../../../testing/fake-sandbox-carrier';
+import { placeSandboxCall, statusUpdatesOf } from '../../../testing/placed-sandbox-calls';
 import { saveSandboxCall, startCallsOnSandbox } from '../../../testing/sandbox-calls';
+import { answerAgents, approvedPartner } from '../../../testing/spec-partners';
+
+/** An agent whose calls last at most a minute. */
+const CAPPED_AGENT = randomUUID();
 
 describe('hang up a call', () => {
   let dataSource: DataSource;
@@ -16,6 +22,7 @@ describe('hang up a call', () => {
 
   beforeAll(() => {
     dataSource = calls.get(DataSource);
+    answerAgents(calls.peers, undefined, { [CAPPED_AGENT]: { maxCallDurationSecs: 60 } });
   });
 
   const reasonsOf = async (id: string) =>
@@ -46,6 +53,43 @@ describe('hang up a call', () => {
       end_requested_reason: 'agent_ended_call',
       requested: true,
     });
+  });
+
+  it('ends a call at its max_call_duration_secs: the carrier cuts it by then, its final callback ends it with the reason', async () => {
+    const partner = approvedPartner();
+    const { callId, placed, progress, end } = await placeSandboxCall(calls, carrier, partner, {
+      agent_id: CAPPED_AGENT,
+      to_number: '+919812307007',
+    });
+    // The carrier is told the cap too: it ends the call by then whatever happens to the agent.
+    expect(placed.form.get('TimeLimit')).toBe('60');
+    await progress({ CallStatus: 'initiated' });
+    await progress({ CallStatus: 'ringing' });
+    await progress({ CallStatus: 'in-progress', AnsweredBy: 'human' });
+
+    // The voice service's call cap: its farewell said, it hangs up by the cap.
+    await calls.send('calls.voice.hangup', null, { callId, reason: 'max_call_duration_reached' });
+    expect(carrier.onCall(placed.sid!).map((r) => r.form.get('Status'))).toEqual(['completed']);
+    await end('completed', { CallDuration: '58', HangupCause: 'NORMAL_CLEARING', HangupSource: 'system' });
+
+    const updates = await statusUpdatesOf(calls, callId, 'completed');
+    expect(updates.map((u) => u.status)).toEqual(['pending', 'ringing', 'in_progress', 'completed']);
+    expect(updates[3]).toMatchObject({ disposition: 'completed', hangup_source: 'system', terminal: true });
+    const completed = await calls.waitForEvent<SessionCompletedData>(
+      DomainEvents.sessionCompleted,
+      (e) => e.data.call_id === callId,
+    );
+    const call = await calls.send('calls.call.get', partner, { id: callId });
+    expect(call).toMatchObject({
+      status: 'completed',
+      end_call_reason: 'max_call_duration_reached',
+      hangup_source: 'system',
+      duration_seconds: 58,
+      bill_duration_seconds: 58,
+    });
+    // The answered time is billed, at the default price of a minute (400 paise).
+    expect(completed.data.credits_used_paise).toBe(Math.ceil((58 * 400) / 60));
+    expect(call.session.credits_used).toBe(completed.data.credits_used_paise / 100);
   });
 
   it('gives an ended call the reason only when it has none, without asking the carrier', async () => {
