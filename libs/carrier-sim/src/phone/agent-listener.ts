@@ -68,9 +68,14 @@ export class AgentListener {
     return this.quietMs === 0 ? this.loudMs : 0;
   }
 
-  /** The agent's queued audio was dropped (clear): the line under way will not finish. */
+  /**
+   * The agent's queued audio was dropped (clear): the line under way will not finish. Unread sound it cut (hold
+   * audio stopped when a transfer did not go through) is no turn the agent finished: the callee waits for what
+   * the agent says next, however long it takes to start.
+   */
   lineCut(): void {
     this.decoder.reset();
+    this.unreadMs = 0;
   }
 
   /**

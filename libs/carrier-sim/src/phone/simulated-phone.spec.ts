@@ -2,6 +2,7 @@ import { AddressInfo } from 'node:net';
 import WebSocket, { WebSocketServer } from 'ws';
 import {
   dtmfTones,
+  whiteNoise,
   MULAW_FRAME_BYTES,
   TELEPHONY_SAMPLE_RATE,
   TextSignalDecoder,
@@ -394,6 +395,32 @@ describe('SimulatedPhone against a media plane', () => {
     await agent.say('Done. order status shipped.', 'answer');
     await agent.until(() => agent.lines().length === 2);
     expect(agent.lines()).toEqual([CalleeLines.callsFunction, CalleeLines.goodbye]);
+  });
+
+  it('waits on hold through a warm transfer: the hold audio the agent cut is no turn, its word after it is (outcome 08)', async () => {
+    const TRANSFERRING = 'Please hold while I transfer your call.';
+    const HANDBACK = "I'm sorry, my colleague didn't answer. How else can I help?";
+    const { phone } = dial(calleeScript('asks_for_human', { hold: async () => undefined }));
+    const agent = await nextAgent;
+    await agent.until(() => agent.mediaCount() >= 1);
+    await agent.say(INTRO, 'intro');
+    await agent.until(() => agent.lines().includes(CalleeLines.askForHuman));
+    await agent.say(TRANSFERRING, 'transfer');
+    await agent.until(() => agent.marks().includes('transfer'));
+    // Hold audio (no line in it) while the human's leg rings; the transfer did not go through, so the agent cuts
+    // it (clear) and tells the caller, its line coming late (a slow synthesis): 3 s of media of quiet.
+    const heldFrom = agent.mediaCount();
+    agent.play(mulawEncode(whiteNoise(TELEPHONY_SAMPLE_RATE * 8, -37, 5)), 'hold');
+    await agent.until(() => agent.mediaCount() >= heldFrom + 250);
+    agent.send({ event: 'clear', streamSid: agent.streamSid });
+    const cutAt = agent.mediaCount();
+    await agent.until(() => agent.mediaCount() >= cutAt + 150);
+    expect(firstVoicedFrame(agent.media(), heldFrom)).toBe(-1);
+    await agent.say(HANDBACK, 'back');
+    await agent.until(() => agent.lines().length === 2);
+    expect(agent.lines()).toEqual([CalleeLines.askForHuman, CalleeLines.neverMind]);
+    // The callee's answer followed the agent's word: it had heard it.
+    expect(phone.heard).toEqual([INTRO, TRANSFERRING, HANDBACK]);
   });
 
   it('ends as stream_closed when the media plane closes the socket', async () => {
