@@ -1,16 +1,21 @@
 import { TURN_TAKING_PRESETS } from '@vap/messages';
 import { FRAME_MS } from '@vap/media';
+import { ManualClock } from '@vap/runtime';
 import { BARGE_IN_HOLD_MS } from './turn-taking/turn-policy';
 import { CallHarness } from './testing/conversation-harness';
 
 const LONG = 'one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen.';
 const balanced = TURN_TAKING_PRESETS.balanced;
 
-/** A call whose agent is mid-way through a long reply to the caller's first turn. */
+/**
+ * A call whose agent is mid-way through a long reply to the caller's first turn, on a manual clock: what these specs
+ * measure is media time, which a busy machine must not stretch.
+ */
 async function agentMidReply(
   options: ConstructorParameters<typeof CallHarness>[0] = {},
 ): Promise<CallHarness> {
   const call = new CallHarness({
+    clock: new ManualClock(),
     model: [{ deltas: [{ type: 'text', text: `First sentence here. ${LONG} And a third sentence.` }] }],
     ...options,
     sttTexts: ['Tell me everything.', ...(options.sttTexts ?? [])],
@@ -86,7 +91,7 @@ describe('conversation: turn-taking', () => {
   });
 
   it('a pause shorter than the endpoint keeps the caller in one utterance', async () => {
-    call = new CallHarness({ sttTexts: ['I would like, hmm, a table.'] });
+    call = new CallHarness({ clock: new ManualClock(), sttTexts: ['I would like, hmm, a table.'] });
     call.start();
     call.say(300);
     call.pause(300);
@@ -101,6 +106,7 @@ describe('conversation: turn-taking', () => {
 
   it('ends a finished question sooner than an unfinished sentence', async () => {
     call = new CallHarness({
+      clock: new ManualClock(),
       sttTexts: ['Can you help me?', 'I want to book a table for'],
       model: [{ deltas: [{ type: 'text', text: 'Yes.' }] }, { deltas: [{ type: 'text', text: 'Go on.' }] }],
     });
@@ -135,6 +141,7 @@ describe('conversation: turn-taking', () => {
 
   it('an agent in the fast mode, or with explicit bounds, ends turns after its own silences', async () => {
     call = new CallHarness({
+      clock: new ManualClock(),
       sttTexts: ['Hello there.'],
       agent: {
         turnTaking: {
@@ -159,6 +166,7 @@ describe('conversation: turn-taking', () => {
 
   it('starts the model on a finished pause and speaks its reply only after the endpoint', async () => {
     call = new CallHarness({
+      clock: new ManualClock(),
       sttTexts: ['What time do you open?'],
       model: [{ deltas: [{ type: 'text', text: 'At nine.' }] }],
       agent: {
@@ -185,6 +193,7 @@ describe('conversation: turn-taking', () => {
 
   it('discards, unheard, an early reply the final transcript contradicts', async () => {
     call = new CallHarness({
+      clock: new ManualClock(),
       sttTexts: ['Book a table for two.'],
       model: [
         { deltas: [{ type: 'text', text: 'Early answer.' }], delayMs: 0 },
@@ -213,6 +222,7 @@ describe('conversation: turn-taking', () => {
 
   it('discards an early reply when the caller goes on before the endpoint', async () => {
     call = new CallHarness({
+      clock: new ManualClock(),
       sttTexts: ['Book a table. For two people.'],
       model: [
         { deltas: [{ type: 'text', text: 'Early answer.' }], delayMs: 5 },
@@ -238,6 +248,7 @@ describe('conversation: turn-taking', () => {
 
   it('asks the model once when the caller pauses twice on the same words (a breath between): one turn, one request', async () => {
     call = new CallHarness({
+      clock: new ManualClock(),
       sttTexts: ['What time do you open?'],
       model: [
         { deltas: [{ type: 'text', text: 'At nine.' }], delayMs: 5 },
