@@ -165,14 +165,51 @@ describe('PartnerRequestClient', () => {
   });
 
   it('reports a non-2xx with its body, a timeout, and cuts a large answer', async () => {
-    expect(await client.send(request({ url: `${base}/missing` }))).toMatchObject({
+    // Made during a call: the log entries name it.
+    const duringCall = {
+      kind: 'custom_function' as const,
+      context: {
+        callId: '7d4d2c1a-5b7e-4f3a-9a51-6a1f0e2b7c11',
+        browserSessionId: null,
+        agentId: '5e0c1f7a-2b3d-4c5e-8f90-1a2b3c4d5e6f',
+        direction: 'outbound' as const,
+        fromNumber: '+14155550100',
+        toNumber: '+14155550199',
+        variables: {},
+      },
+    };
+    const missing = await client.send(request({ ...duringCall, url: `${base}/missing` }));
+    expect(missing).toMatchObject({
       outcome: 'http_error',
       status: 404,
       body: '{"error":"no such order"}',
     });
-    const slow = await client.send(request({ url: `${base}/slow`, timeoutMs: 1000 }));
+    const slow = await client.send(request({ ...duringCall, url: `${base}/slow`, timeoutMs: 1000 }));
     expect(slow).toMatchObject({ outcome: 'timeout', status: null, error: 'no answer within 1000 ms' });
     expect(slow.latencyMs).toBeLessThan(2500);
+    // The partner's status and body reach the log entry, as does the timeout's reason.
+    expect(log.entries).toEqual([
+      expect.objectContaining({
+        id: missing.logId,
+        kind: 'custom_function',
+        callId: duringCall.context.callId,
+        agentId: duringCall.context.agentId,
+        status: 404,
+        responseBody: '{"error":"no such order"}',
+        outcome: 'http_error',
+        error: 'the server answered HTTP 404',
+        attempts: 1,
+      }),
+      expect.objectContaining({
+        id: slow.logId,
+        kind: 'custom_function',
+        callId: duringCall.context.callId,
+        status: null,
+        responseBody: null,
+        outcome: 'timeout',
+        error: 'no answer within 1000 ms',
+      }),
+    ]);
     const big = await client.send(request({ url: `${base}/big` }));
     expect(big).toMatchObject({ outcome: 'success', truncated: true });
     expect(big.body).toHaveLength(1000);

@@ -12,6 +12,7 @@ import {
   VoiceCallContext,
   VoiceEndedRequest,
   VoiceHangupRequest,
+  VoiceToolCallRequest,
   VoiceTranscriptRequest,
 } from '@vap/messages';
 import { buildMediaStreamUrl, issueStreamToken, MediaStreamCarrier } from '@vap/media';
@@ -122,8 +123,11 @@ export class CarrierCalls {
       .answer(Subjects.calls.voiceToolCall, ack);
   }
 
-  /** A call the calls service has placed for an agent (defaults: the conversation kit's agent). */
-  call(agent: Partial<AgentSnapshot> = {}): CarrierCall {
+  /**
+   * A call the calls service has placed for an agent (defaults: the conversation kit's agent), with what else its
+   * context says (the call's variables, ...).
+   */
+  call(agent: Partial<AgentSnapshot> = {}, over: Partial<Omit<VoiceCallContext, 'agent'>> = {}): CarrierCall {
     const context: VoiceCallContext = {
       callId: randomUUID(),
       partnerId: randomUUID(),
@@ -135,6 +139,7 @@ export class CarrierCalls {
       provider: 'carrier_b',
       variables: {},
       answeredBy: null,
+      ...over,
       agent: agentSettings(agent),
     };
     this.calls.set(context.callId, context);
@@ -174,6 +179,10 @@ export class CarrierCalls {
 
   ended(callId: string): VoiceEndedRequest[] {
     return this.sent<VoiceEndedRequest>(Subjects.calls.voiceEnded, callId);
+  }
+
+  toolCalls(callId: string): VoiceToolCallRequest[] {
+    return this.sent<VoiceToolCallRequest>(Subjects.calls.voiceToolCall, callId);
   }
 
   hangups(callId: string): VoiceHangupRequest[] {
