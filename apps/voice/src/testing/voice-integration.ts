@@ -2,7 +2,13 @@
 import { randomBytes } from 'node:crypto';
 import { ManualClock } from '@vap/runtime';
 import { BlobStoreConfig } from '@vap/storage';
-import { IntegrationApp, IntegrationAppDefinition, IntegrationAppOptions } from '@vap/testing/integration';
+import { ChatScript, ScriptedChatModel, startScriptedChatModel } from '@vap/llm/testing';
+import {
+  IntegrationApp,
+  IntegrationAppDefinition,
+  IntegrationAppOptions,
+  useIntegrationApp,
+} from '@vap/testing/integration';
 import { AppModule } from '../app.module';
 import { VoiceConfig } from '../config/voice.config';
 
@@ -37,4 +43,40 @@ export function followWallTime(clock: ManualClock): () => void {
     last = now;
   }, 1);
   return () => clearInterval(ticker);
+}
+
+/**
+ * The suite's voice service listening on HTTP (for the carrier's media socket), its model the scripted fake model
+ * playing `script`, and its clock following wall time: what a spec playing the simulated phone against the agent
+ * needs. `model()` is the fake model once the suite started.
+ */
+export function useVoiceWithScriptedModel(
+  script: ChatScript,
+  env: Record<string, string>,
+): { voice: IntegrationApp<VoiceConfig>; model: () => ScriptedChatModel } {
+  let model: ScriptedChatModel | undefined;
+  let stopClock = () => undefined as void;
+  const voice = useIntegrationApp(
+    async () => {
+      model = await startScriptedChatModel();
+      model.script(script);
+      const app = await startVoice({ http: true, env: { ...env, ...model.env() } });
+      stopClock = followWallTime(app.clock);
+      return app;
+    },
+    {
+      timeout: 60_000,
+      afterStop: () => {
+        stopClock();
+        return model?.close();
+      },
+    },
+  );
+  return {
+    voice,
+    model: () => {
+      if (!model) throw new Error('the scripted model starts with the suite');
+      return model;
+    },
+  };
 }

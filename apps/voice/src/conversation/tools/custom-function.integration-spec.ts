@@ -17,18 +17,12 @@ import {
   VoiceToolCallRequest,
   VoiceTranscriptRequest,
 } from '@vap/messages';
-import {
-  ChatCompletionRequest,
-  ChatScript,
-  lastUserText,
-  ScriptedChatModel,
-  startScriptedChatModel,
-} from '@vap/llm/testing';
+import { ChatCompletionRequest, ChatScript, lastUserText } from '@vap/llm/testing';
 import { waitFor } from '@vap/testing';
-import { IntegrationApp, useIntegrationApp } from '@vap/testing/integration';
+import { IntegrationApp } from '@vap/testing/integration';
 import type { VoiceConfig } from '../../config/voice.config';
 import { CarrierCall, CarrierCalls, PhoneRun } from '../../testing/carrier-calls';
-import { followWallTime, startVoice } from '../../testing/voice-integration';
+import { useVoiceWithScriptedModel } from '../../testing/voice-integration';
 
 const INTRO = 'Hello, this is Maya from Acme.';
 const ORDER = { status: 'shipped', eta: 'Friday' };
@@ -237,25 +231,7 @@ type Line = VoiceTranscriptRequest;
 describe('custom functions called by the model on a carrier_b call', () => {
   let calls: CarrierCalls;
   let agents: FakeAgents;
-  let model: ScriptedChatModel | undefined;
-  let stopClock = () => undefined as void;
-
-  const voice = useIntegrationApp(
-    async () => {
-      model = await startScriptedChatModel();
-      model.script(script);
-      const app = await startVoice({ http: true, env: { ...ENV, ...model.env() } });
-      stopClock = followWallTime(app.clock);
-      return app;
-    },
-    {
-      timeout: 60_000,
-      afterStop: () => {
-        stopClock();
-        return model?.close();
-      },
-    },
-  );
+  const { voice, model } = useVoiceWithScriptedModel(script, ENV);
 
   beforeAll(() => {
     calls = new CarrierCalls(voice);
@@ -305,7 +281,7 @@ describe('custom functions called by the model on a carrier_b call', () => {
 
   /** The model's requests, under the test's own prompt (`prompt` names it), that followed the caller's `callLine`. */
   const chatsAfter = (callLine: string, prompt: string) =>
-    model!.chats.filter(
+    model().chats.filter(
       (c) =>
         systemPrompt(c).includes(prompt) &&
         c.messages.some((m) => m.role === 'user' && m.content === callLine),
@@ -440,7 +416,7 @@ describe('custom functions called by the model on a carrier_b call', () => {
 
     expect(botLines(call).map((l) => l.content)).toEqual([INTRO, PENDING_REPLY, ASIDE_REPLY, ANSWERED]);
     // The answer joined the history as the function's own call and result, after the aside.
-    const spoke = model!.chats.find(
+    const spoke = model().chats.find(
       (c) =>
         systemPrompt(c).includes('async test') && lastMessage(c).content?.startsWith(JSON.stringify(ORDER)),
     )!;

@@ -5,24 +5,17 @@
 // sentence, and an early reply the caller's later words contradict is never heard.
 import { AgentSnapshot, TurnTakingSnapshotDefaults, VoiceTranscriptRequest } from '@vap/messages';
 import { spokenAudio, voiceBuzz } from '@vap/carrier-sim';
-import {
-  EARLY_ANSWER,
-  LONG_REPLY,
-  ScriptedChatModel,
-  startScriptedChatModel,
-  voiceScript,
-} from '@vap/llm/testing';
+import { EARLY_ANSWER, LONG_REPLY, voiceScript } from '@vap/llm/testing';
 import { waitFor } from '@vap/testing';
-import { useIntegrationApp } from '@vap/testing/integration';
 import { CarrierCall, CarrierCalls, PhoneRun } from '../../testing/carrier-calls';
-import { followWallTime, startVoice } from '../../testing/voice-integration';
+import { useVoiceWithScriptedModel } from '../../testing/voice-integration';
 
 const INTRO = 'Hello, this is Maya from Acme.';
 const REPLY = LONG_REPLY.join(' ');
 // The agents service gives a new agent these (its agent entity spec); balanced waits 250 ms of silence after a
 // finished sentence, 1500 after a trailing "for".
 const AGENT: Partial<AgentSnapshot> = { introMessage: INTRO, turnTaking: TurnTakingSnapshotDefaults };
-// Media at four times real time: both ends of the line share this process's event loop, and at that pace a busy
+// Media at eight times real time: both ends of the line share this process's event loop, and at that pace a busy
 // loop still delivers the agent's audio frames whole (the phone reads its sentences from their text signal).
 const ENV = { MEDIA_TIME_SCALE: '8', DRAIN_DEADLINE_MS: '1000', PROVIDER_ALLOW_PRIVATE_NETWORKS: 'true' };
 
@@ -32,25 +25,7 @@ const userLines = (lines: Line[]) => lines.filter((l) => l.role === 'user');
 
 describe('turn-taking on a carrier_b call', () => {
   let calls: CarrierCalls;
-  let model: ScriptedChatModel | undefined;
-  let stopClock = () => undefined as void;
-
-  const voice = useIntegrationApp(
-    async () => {
-      model = await startScriptedChatModel();
-      model.script(voiceScript);
-      const app = await startVoice({ http: true, env: { ...ENV, ...model.env() } });
-      stopClock = followWallTime(app.clock);
-      return app;
-    },
-    {
-      timeout: 60_000,
-      afterStop: () => {
-        stopClock();
-        return model?.close();
-      },
-    },
-  );
+  const { voice, model } = useVoiceWithScriptedModel(voiceScript, ENV);
 
   beforeAll(() => {
     calls = new CarrierCalls(voice);
@@ -130,7 +105,7 @@ describe('turn-taking on a carrier_b call', () => {
     expect(reply.interrupted).toBeUndefined();
     expect(userLines(lines).map((l) => l.content)).toEqual(['Tell me everything about your plans.', 'Yeah.']);
     // The model was never asked to answer it.
-    expect(model!.chats.some((c) => c.messages.at(-1)?.content === 'Yeah.')).toBe(false);
+    expect(model().chats.some((c) => c.messages.at(-1)?.content === 'Yeah.')).toBe(false);
     await hangUp(call, run);
   });
 
@@ -212,7 +187,7 @@ describe('turn-taking on a carrier_b call', () => {
     await heard(run, 'For two people.');
     await agentDone(run);
     // The model was asked on the pause's words, and its answer to them never played.
-    expect(model!.chats.some((c) => c.messages.at(-1)?.content === 'Book a table.')).toBe(true);
+    expect(model().chats.some((c) => c.messages.at(-1)?.content === 'Book a table.')).toBe(true);
     expect(run.phone.heard).not.toContain(EARLY_ANSWER);
     expect(run.phone.heard).toEqual([INTRO, 'You said Book a table.', 'For two people.']);
     expect(await turnTakingEvents('early_reply_discarded')).toBeGreaterThan(discarded);
