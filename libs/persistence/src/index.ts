@@ -1,6 +1,7 @@
 export * from './data-source-options';
 export * from './delete-in-batches';
 export * from './migrate';
+export * from './migrations-in';
 export * from './keyset-page';
 export * from './claim-loop';
 export * from './commit-wakeups';

@@ -4,14 +4,14 @@
 // language and gender.
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
 import { DataSource } from 'typeorm';
-import { runMigrations } from '@vap/persistence';
+import { migrationsIn, runMigrations } from '@vap/persistence';
 import { espeakVoiceFor, parseEspeakVoices, ttsCapabilities } from '@vap/speech';
 import { LOCAL_VOICE_LANGUAGES } from '@vap/speech/testing';
 import { createTestDatabase, TestDatabase } from '@vap/testing';
 import { AgentsConfig } from '../config/agents.config';
 import { agentsDataSourceOptions } from './data-source';
-import { MIGRATIONS } from './migrations';
 import { SEEDED_VOICES } from './migrations/1765100030000-catalog-voices';
 import {
   GOOGLE_VOICE_IDS,
@@ -38,7 +38,9 @@ describe('the catalog the migrations leave', () => {
     db = await createTestDatabase(SERVER_URL, 'vap_catalog_runnable');
     const options = agentsDataSourceOptions(Object.assign(new AgentsConfig(), { DATABASE_URL: db.url }));
     // The schema as it was before the Google voices were retired, with agents that use them.
-    const before = MIGRATIONS.filter((m) => m !== RetireGoogleVoices1765500400000);
+    const before = migrationsIn(join(__dirname, 'migrations')).filter(
+      (m) => m !== RetireGoogleVoices1765500400000,
+    );
     await runMigrations({ ...options, migrations: before });
     const seeding = await new DataSource({ ...options, migrations: [] }).initialize();
     const partner = randomUUID();

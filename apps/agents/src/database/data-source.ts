@@ -1,8 +1,8 @@
+import { join } from 'node:path';
 import { DataSourceOptions } from 'typeorm';
 import { MESSAGING_ENTITIES } from '@vap/messaging';
-import { schemaDataSourceOptions } from '@vap/persistence';
+import { schemaDataSourceOptions, migrationsIn } from '@vap/persistence';
 import { AgentsConfig } from '../config/agents.config';
-import { MIGRATIONS } from './migrations';
 import { Agent } from '../agents/entities/agent.entity';
 import { AgentExtractionSet } from '../extraction/entities/agent-extraction-set.entity';
 import { ExtractionSet } from '../extraction/entities/extraction-set.entity';
@@ -45,7 +45,7 @@ export function agentsDataSourceOptions(config: AgentsConfig): DataSourceOptions
       Connector,
       CustomerConnection,
     ],
-    migrations: MIGRATIONS,
+    migrations: migrationsIn(join(__dirname, 'migrations')),
     applicationName: 'agents',
   });
 }

@@ -1,6 +1,7 @@
+import { join } from 'node:path';
 import { DataSourceOptions } from 'typeorm';
 import { MESSAGING_ENTITIES } from '@vap/messaging';
-import { schemaDataSourceOptions } from '@vap/persistence';
+import { schemaDataSourceOptions, migrationsIn } from '@vap/persistence';
 import { CallsConfig } from '../config/calls.config';
 import { Call } from '../calls/entities/call.entity';
 import { CallSession } from '../calls/entities/call-session.entity';
@@ -17,7 +18,6 @@ import { PolicyDecision } from '../telephony/contact-policy/entities/policy-deci
 import { LifecycleHook } from '../lifecycle-hooks/entities/lifecycle-hook.entity';
 import { Message } from '../messages/entities/message.entity';
 import { SmsPolicyRow } from '../messages/entities/sms-policy.entity';
-import { MIGRATIONS } from './migrations';
 
 export const SCHEMA = 'calls';
 
@@ -43,7 +43,7 @@ export function callsDataSourceOptions(config: CallsConfig): DataSourceOptions {
       Message,
       SmsPolicyRow,
     ],
-    migrations: MIGRATIONS,
+    migrations: migrationsIn(join(__dirname, 'migrations')),
     applicationName: 'calls',
   });
 }

@@ -1,8 +1,8 @@
+import { join } from 'node:path';
 import { DataSourceOptions } from 'typeorm';
 import { MESSAGING_ENTITIES } from '@vap/messaging';
-import { schemaDataSourceOptions } from '@vap/persistence';
+import { schemaDataSourceOptions, migrationsIn } from '@vap/persistence';
 import { CampaignsConfig } from '../config/campaigns.config';
-import { MIGRATIONS } from './migrations';
 
 export const SCHEMA = 'campaigns';
 
@@ -11,7 +11,7 @@ export function campaignsDataSourceOptions(config: CampaignsConfig): DataSourceO
     url: config.DATABASE_URL,
     schema: SCHEMA,
     entities: [...MESSAGING_ENTITIES],
-    migrations: MIGRATIONS,
+    migrations: migrationsIn(join(__dirname, 'migrations')),
     applicationName: 'campaigns',
   });
 }

@@ -1,12 +1,12 @@
+import { join } from 'node:path';
 import { DataSourceOptions } from 'typeorm';
 import { MESSAGING_ENTITIES } from '@vap/messaging';
-import { schemaDataSourceOptions } from '@vap/persistence';
+import { schemaDataSourceOptions, migrationsIn } from '@vap/persistence';
 import { GatewayConfig } from '../config/gateway.config';
 import { Partner } from '../accounts/entities/partner.entity';
 import { ApiKey } from '../accounts/entities/api-key.entity';
 import { LedgerEntry } from '../accounts/entities/ledger-entry.entity';
 import { Customer } from '../customers/entities/customer.entity';
-import { MIGRATIONS } from './migrations';
 
 export const SCHEMA = 'gateway';
 
@@ -15,7 +15,7 @@ export function gatewayDataSourceOptions(config: GatewayConfig): DataSourceOptio
     url: config.DATABASE_URL,
     schema: SCHEMA,
     entities: [...MESSAGING_ENTITIES, Partner, ApiKey, LedgerEntry, Customer],
-    migrations: MIGRATIONS,
+    migrations: migrationsIn(join(__dirname, 'migrations')),
     applicationName: 'gateway',
     poolSize: 20,
   });

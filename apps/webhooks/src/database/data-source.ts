@@ -1,10 +1,10 @@
+import { join } from 'node:path';
 import { DataSourceOptions } from 'typeorm';
 import { MESSAGING_ENTITIES } from '@vap/messaging';
-import { schemaDataSourceOptions } from '@vap/persistence';
+import { schemaDataSourceOptions, migrationsIn } from '@vap/persistence';
 import { AgentSetting } from '../agent-flag/entities/agent-setting.entity';
 import { WebhooksConfig } from '../config/webhooks.config';
 import { WebhookEndpoint } from '../endpoints/entities/webhook-endpoint.entity';
-import { MIGRATIONS } from './migrations';
 
 export const SCHEMA = 'webhooks';
 
@@ -13,7 +13,7 @@ export function webhooksDataSourceOptions(config: WebhooksConfig): DataSourceOpt
     url: config.DATABASE_URL,
     schema: SCHEMA,
     entities: [...MESSAGING_ENTITIES, WebhookEndpoint, AgentSetting],
-    migrations: MIGRATIONS,
+    migrations: migrationsIn(join(__dirname, 'migrations')),
     applicationName: 'webhooks',
     // Delivery workers, fan-out consumers and commands share it; sends wait on the network, not on the pool.
     poolSize: config.WEBHOOK_DB_POOL_SIZE,
