@@ -20,4 +20,6 @@ module.exports = {
   },
   moduleFileExtensions: ['ts', 'js', 'json'],
   moduleNameMapper: pathsToModuleNameMapper(path.join(__dirname, 'tsconfig.base.json')),
+  // Reads each module's source once per worker, not once per spec file (tools/jest/runtime.js).
+  runtime: path.join(__dirname, 'tools/jest/runtime.js'),
 };
