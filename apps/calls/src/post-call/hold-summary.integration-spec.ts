@@ -4,16 +4,15 @@
 // session.completed.
 import { randomUUID } from 'node:crypto';
 import { DomainEvents, SessionCompletedData } from '@vap/messages';
-import { useIntegrationApp } from '@vap/testing/integration';
 import { FakeSandboxCarrier } from '../testing/fake-sandbox-carrier';
-import { startCallsOnSandbox } from '../testing/sandbox-calls';
+import { useCallsOnSandbox } from '../testing/sandbox-calls';
 import { callWebhook } from '../testing/sandbox-webhooks';
 import { answerAgents, approvedPartner } from '../testing/spec-partners';
 
 describe('hold summary', () => {
   const carrier = new FakeSandboxCarrier();
 
-  const calls = useIntegrationApp(() => startCallsOnSandbox(carrier), { afterStop: () => carrier.close() });
+  const calls = useCallsOnSandbox(carrier);
 
   beforeAll(() => {
     answerAgents(calls.peers);

@@ -5,16 +5,15 @@
 // reason, its charge and session.completed.
 import { randomUUID } from 'node:crypto';
 import { DomainEvents, SessionCompletedData } from '@vap/messages';
-import { useIntegrationApp } from '@vap/testing/integration';
 import { FakeSandboxCarrier } from '../testing/fake-sandbox-carrier';
 import { placeSandboxCall, statusUpdatesOf } from '../testing/placed-sandbox-calls';
-import { startCallsOnSandbox } from '../testing/sandbox-calls';
+import { useCallsOnSandbox } from '../testing/sandbox-calls';
 import { answerAgents, approvedPartner } from '../testing/spec-partners';
 
 describe('call outcomes reported by the carrier', () => {
   const carrier = new FakeSandboxCarrier();
 
-  const calls = useIntegrationApp(() => startCallsOnSandbox(carrier), { afterStop: () => carrier.close() });
+  const calls = useCallsOnSandbox(carrier);
 
   beforeAll(() => {
     answerAgents(calls.peers);

@@ -3,7 +3,12 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { AgentSnapshot } from '@vap/messages';
-import { IntegrationApp, IntegrationAppOptions } from '@vap/testing/integration';
+import {
+  IntegrationApp,
+  IntegrationAppOptions,
+  useIntegrationApp,
+  UseIntegrationAppOptions,
+} from '@vap/testing/integration';
 import { Call } from '../calls/entities/call.entity';
 import { CallSession } from '../calls/entities/call-session.entity';
 import { CallsConfig } from '../config/calls.config';
@@ -19,6 +24,21 @@ export async function startCallsOnSandbox(
   return startCalls({
     ...options,
     env: { SANDBOX_CARRIER_URL: await carrier.listen(), SANDBOX_AUTH_TOKEN: SANDBOX_TOKEN, ...options.env },
+  });
+}
+
+/**
+ * The calls service on `carrier` for a spec file's tests (useIntegrationApp): started before them, stopped after
+ * them, and the carrier closed once it has stopped.
+ */
+export function useCallsOnSandbox(
+  carrier: FakeSandboxCarrier,
+  options: IntegrationAppOptions = {},
+  hooks: Pick<UseIntegrationAppOptions, 'beforeStop'> = {},
+): IntegrationApp<CallsConfig> {
+  return useIntegrationApp(() => startCallsOnSandbox(carrier, options), {
+    ...hooks,
+    afterStop: () => carrier.close(),
   });
 }
 

@@ -4,9 +4,8 @@
 // its call.
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { useIntegrationApp } from '@vap/testing/integration';
 import { FakeSandboxCarrier } from '../../../testing/fake-sandbox-carrier';
-import { startCallsOnSandbox } from '../../../testing/sandbox-calls';
+import { useCallsOnSandbox } from '../../../testing/sandbox-calls';
 import { answerAgents, approvedPartner } from '../../../testing/spec-partners';
 import { RETENTION_HOURS } from '../../start-call-keys';
 import { StartCallKeysPruner } from './start-call-keys-pruner.service';
@@ -15,7 +14,7 @@ describe('prune start-call keys', () => {
   let dataSource: DataSource;
   const carrier = new FakeSandboxCarrier();
 
-  const calls = useIntegrationApp(() => startCallsOnSandbox(carrier), { afterStop: () => carrier.close() });
+  const calls = useCallsOnSandbox(carrier);
 
   beforeAll(() => {
     dataSource = calls.get(DataSource);

@@ -7,9 +7,8 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { CallStatusUpdatedData, DomainEvents, ErrorCode } from '@vap/messages';
-import { useIntegrationApp } from '@vap/testing/integration';
 import { FakeSandboxCarrier } from '../../../testing/fake-sandbox-carrier';
-import { startCallsOnSandbox, storedCall } from '../../../testing/sandbox-calls';
+import { useCallsOnSandbox, storedCall } from '../../../testing/sandbox-calls';
 import { callWebhook } from '../../../testing/sandbox-webhooks';
 import { answerAgents, approvedPartner } from '../../../testing/spec-partners';
 import { PlacementRecovery } from './placement-recovery.service';
@@ -24,18 +23,14 @@ describe('a placement the carrier answers too late or with a server error', () =
   const partner = approvedPartner({ concurrencyLimit: 10 });
   let n = 0;
 
-  const calls = useIntegrationApp(
-    () =>
-      startCallsOnSandbox(carrier, {
-        env: {
-          CARRIER_HTTP_TIMEOUT_MS: String(DIAL_TIMEOUT_MS),
-          PLACEMENT_GRACE_SECS: String(GRACE_SECS),
-          // The spec runs the recovery itself.
-          PLACEMENT_RECOVERY_MS: '60000',
-        },
-      }),
-    { afterStop: () => carrier.close() },
-  );
+  const calls = useCallsOnSandbox(carrier, {
+    env: {
+      CARRIER_HTTP_TIMEOUT_MS: String(DIAL_TIMEOUT_MS),
+      PLACEMENT_GRACE_SECS: String(GRACE_SECS),
+      // The spec runs the recovery itself.
+      PLACEMENT_RECOVERY_MS: '60000',
+    },
+  });
 
   beforeAll(() => {
     answerAgents(calls.peers);

@@ -5,10 +5,9 @@
 // left to its start.
 import { DataSource } from 'typeorm';
 import { CallStatusUpdatedData, DomainEvents } from '@vap/messages';
-import { useIntegrationApp } from '@vap/testing/integration';
 import { Call } from '../../../calls/entities/call.entity';
 import { FakeSandboxCarrier } from '../../../testing/fake-sandbox-carrier';
-import { saveSandboxCall, startCallsOnSandbox, storedCall } from '../../../testing/sandbox-calls';
+import { saveSandboxCall, useCallsOnSandbox, storedCall } from '../../../testing/sandbox-calls';
 import { PlacementRecovery } from './placement-recovery.service';
 
 const GRACE_SECS = 10;
@@ -17,14 +16,10 @@ describe('recover a placement', () => {
   let dataSource: DataSource;
   const carrier = new FakeSandboxCarrier();
 
-  const calls = useIntegrationApp(
-    () =>
-      startCallsOnSandbox(carrier, {
-        // The spec runs the recovery itself.
-        env: { PLACEMENT_GRACE_SECS: String(GRACE_SECS), PLACEMENT_RECOVERY_MS: '60000' },
-      }),
-    { afterStop: () => carrier.close() },
-  );
+  const calls = useCallsOnSandbox(carrier, {
+    // The spec runs the recovery itself.
+    env: { PLACEMENT_GRACE_SECS: String(GRACE_SECS), PLACEMENT_RECOVERY_MS: '60000' },
+  });
 
   beforeAll(() => {
     dataSource = calls.get(DataSource);

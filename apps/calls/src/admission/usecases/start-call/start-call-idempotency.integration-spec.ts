@@ -7,9 +7,8 @@ import { randomUUID } from 'node:crypto';
 import { StartCallCommand } from '@vap/api';
 import { ErrorCode, PartnerContext } from '@vap/messages';
 import { waitFor } from '@vap/testing';
-import { useIntegrationApp } from '@vap/testing/integration';
 import { FakeSandboxCarrier } from '../../../testing/fake-sandbox-carrier';
-import { startCallsOnSandbox } from '../../../testing/sandbox-calls';
+import { useCallsOnSandbox } from '../../../testing/sandbox-calls';
 import { answerAgents, approvedPartner } from '../../../testing/spec-partners';
 
 describe('start a call: Idempotency-Key while the carrier is dialling', () => {
@@ -18,7 +17,7 @@ describe('start a call: Idempotency-Key while the carrier is dialling', () => {
   let letDialsGo: () => void;
   let n = 0;
 
-  const calls = useIntegrationApp(() => startCallsOnSandbox(carrier), { afterStop: () => carrier.close() });
+  const calls = useCallsOnSandbox(carrier);
 
   beforeAll(() => {
     answerAgents(calls.peers);

@@ -4,15 +4,14 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { CallStatusUpdatedData, DomainEvents } from '@vap/messages';
-import { useIntegrationApp } from '@vap/testing/integration';
 import { FakeSandboxCarrier } from '../../../testing/fake-sandbox-carrier';
-import { startCallsOnSandbox } from '../../../testing/sandbox-calls';
+import { useCallsOnSandbox } from '../../../testing/sandbox-calls';
 import { answerAgents, approvedPartner, SPEC_SNAPSHOT } from '../../../testing/spec-partners';
 
 describe('start a call', () => {
   const carrier = new FakeSandboxCarrier();
 
-  const calls = useIntegrationApp(() => startCallsOnSandbox(carrier), { afterStop: () => carrier.close() });
+  const calls = useCallsOnSandbox(carrier);
 
   it('admits the call with its agent from the agents service, dials it, stores it and publishes it', async () => {
     const agentId = randomUUID();

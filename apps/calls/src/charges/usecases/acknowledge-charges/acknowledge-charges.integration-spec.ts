@@ -4,17 +4,16 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { ErrorCode } from '@vap/messages';
-import { useIntegrationApp } from '@vap/testing/integration';
 import { UNBILLED_PAGE_MAX } from '../../unbilled-page';
 import { saveChargedCall } from '../../../testing/charged-calls';
 import { FakeSandboxCarrier } from '../../../testing/fake-sandbox-carrier';
-import { startCallsOnSandbox } from '../../../testing/sandbox-calls';
+import { useCallsOnSandbox } from '../../../testing/sandbox-calls';
 
 describe('acknowledge charges', () => {
   let dataSource: DataSource;
   const carrier = new FakeSandboxCarrier();
 
-  const calls = useIntegrationApp(() => startCallsOnSandbox(carrier), { afterStop: () => carrier.close() });
+  const calls = useCallsOnSandbox(carrier);
 
   beforeAll(() => {
     dataSource = calls.get(DataSource);

@@ -5,10 +5,9 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { ErrorCode } from '@vap/messages';
-import { useIntegrationApp } from '@vap/testing/integration';
 import { saveChargedCall } from '../../../testing/charged-calls';
 import { FakeSandboxCarrier } from '../../../testing/fake-sandbox-carrier';
-import { startCallsOnSandbox } from '../../../testing/sandbox-calls';
+import { useCallsOnSandbox } from '../../../testing/sandbox-calls';
 
 const PRICE_PER_MINUTE = 500;
 
@@ -16,13 +15,9 @@ describe('list unbilled charges', () => {
   let dataSource: DataSource;
   const carrier = new FakeSandboxCarrier();
 
-  const calls = useIntegrationApp(
-    () =>
-      startCallsOnSandbox(carrier, {
-        env: { CALL_PRICE_PER_MINUTE_PAISE: String(PRICE_PER_MINUTE) },
-      }),
-    { afterStop: () => carrier.close() },
-  );
+  const calls = useCallsOnSandbox(carrier, {
+    env: { CALL_PRICE_PER_MINUTE_PAISE: String(PRICE_PER_MINUTE) },
+  });
 
   beforeAll(() => {
     dataSource = calls.get(DataSource);

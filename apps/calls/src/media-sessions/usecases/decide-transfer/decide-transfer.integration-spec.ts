@@ -6,10 +6,9 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { CallTransferredData, DomainEvents, ErrorCode } from '@vap/messages';
-import { useIntegrationApp } from '@vap/testing/integration';
 import { Call } from '../../../calls/entities/call.entity';
 import { FakeSandboxCarrier } from '../../../testing/fake-sandbox-carrier';
-import { startCallsOnSandbox, storedCall } from '../../../testing/sandbox-calls';
+import { useCallsOnSandbox, storedCall } from '../../../testing/sandbox-calls';
 import { saveWarmTransferCall, TRANSFER_HUMAN } from '../../../testing/warm-transfer-calls';
 
 describe('decide a transfer', () => {
@@ -17,7 +16,7 @@ describe('decide a transfer', () => {
   const carrier = new FakeSandboxCarrier();
   const toldVoice: { callId: string; outcome: string }[] = [];
 
-  const calls = useIntegrationApp(() => startCallsOnSandbox(carrier), { afterStop: () => carrier.close() });
+  const calls = useCallsOnSandbox(carrier);
 
   beforeAll(() => {
     dataSource = calls.get(DataSource);

@@ -5,16 +5,15 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { ErrorCode, VoiceEndedRequest } from '@vap/messages';
-import { useIntegrationApp } from '@vap/testing/integration';
 import { recordingKey } from '../../../recording/recording-store';
 import { FakeSandboxCarrier } from '../../../testing/fake-sandbox-carrier';
-import { saveSandboxCall, startCallsOnSandbox } from '../../../testing/sandbox-calls';
+import { saveSandboxCall, useCallsOnSandbox } from '../../../testing/sandbox-calls';
 
 describe('end a voice session', () => {
   let dataSource: DataSource;
   const carrier = new FakeSandboxCarrier();
 
-  const calls = useIntegrationApp(() => startCallsOnSandbox(carrier), { afterStop: () => carrier.close() });
+  const calls = useCallsOnSandbox(carrier);
 
   beforeAll(() => {
     dataSource = calls.get(DataSource);

@@ -6,10 +6,9 @@
 import { DataSource } from 'typeorm';
 import { CallTransferredData, DomainEvents } from '@vap/messages';
 import { waitFor } from '@vap/testing';
-import { useIntegrationApp } from '@vap/testing/integration';
 import { StaleCallSweeper } from '../../../progress/usecases/sweep-stale-calls/stale-call-sweeper.service';
 import { FakeSandboxCarrier } from '../../../testing/fake-sandbox-carrier';
-import { saveSandboxCall, startCallsOnSandbox, storedCall } from '../../../testing/sandbox-calls';
+import { saveSandboxCall, useCallsOnSandbox, storedCall } from '../../../testing/sandbox-calls';
 import { saveWarmTransferCall, TRANSFER_HUMAN } from '../../../testing/warm-transfer-calls';
 
 const UNCAPPED_SECS = 600;
@@ -20,18 +19,14 @@ describe('follow up an ended call', () => {
   const carrier = new FakeSandboxCarrier();
   const terminated: string[] = [];
 
-  const calls = useIntegrationApp(
-    () =>
-      startCallsOnSandbox(carrier, {
-        env: {
-          STALE_CALL_UNCAPPED_SECS: String(UNCAPPED_SECS),
-          STALE_CALL_GRACE_SECS: String(GRACE_SECS),
-          // The spec runs the sweep itself.
-          STALE_CALL_SWEEP_MS: '3600000',
-        },
-      }),
-    { afterStop: () => carrier.close() },
-  );
+  const calls = useCallsOnSandbox(carrier, {
+    env: {
+      STALE_CALL_UNCAPPED_SECS: String(UNCAPPED_SECS),
+      STALE_CALL_GRACE_SECS: String(GRACE_SECS),
+      // The spec runs the sweep itself.
+      STALE_CALL_SWEEP_MS: '3600000',
+    },
+  });
 
   beforeAll(() => {
     dataSource = calls.get(DataSource);

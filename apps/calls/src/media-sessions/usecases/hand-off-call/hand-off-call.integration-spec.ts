@@ -5,14 +5,13 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { AgentSnapshot, AppError, CallSegment, ErrorCode, HANDOFF_LIMITS } from '@vap/messages';
-import { useIntegrationApp } from '@vap/testing/integration';
 import { Call } from '../../../calls/entities/call.entity';
 import { CallSession } from '../../../calls/entities/call-session.entity';
 import { FakeSandboxCarrier } from '../../../testing/fake-sandbox-carrier';
 import {
   saveAgentSettings,
   saveSandboxCall,
-  startCallsOnSandbox,
+  useCallsOnSandbox,
   storedCall,
 } from '../../../testing/sandbox-calls';
 
@@ -22,7 +21,7 @@ describe('hand off a call', () => {
   /** The agents the fake agents service knows, by id: their name and snapshot. */
   const agents = new Map<string, { name: string; snapshot: AgentSnapshot }>();
 
-  const calls = useIntegrationApp(() => startCallsOnSandbox(carrier), { afterStop: () => carrier.close() });
+  const calls = useCallsOnSandbox(carrier);
 
   beforeAll(() => {
     dataSource = calls.get(DataSource);

@@ -5,10 +5,9 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { DomainEvents, ErrorCode, SessionCompletedData } from '@vap/messages';
-import { useIntegrationApp } from '@vap/testing/integration';
 import { FakeSandboxCarrier } from '../../../testing/fake-sandbox-carrier';
 import { placeSandboxCall, statusUpdatesOf } from '../../../testing/placed-sandbox-calls';
-import { saveSandboxCall, startCallsOnSandbox } from '../../../testing/sandbox-calls';
+import { saveSandboxCall, useCallsOnSandbox } from '../../../testing/sandbox-calls';
 import { answerAgents, approvedPartner } from '../../../testing/spec-partners';
 
 /** An agent whose calls last at most a minute. */
@@ -18,7 +17,7 @@ describe('hang up a call', () => {
   let dataSource: DataSource;
   const carrier = new FakeSandboxCarrier();
 
-  const calls = useIntegrationApp(() => startCallsOnSandbox(carrier), { afterStop: () => carrier.close() });
+  const calls = useCallsOnSandbox(carrier);
 
   beforeAll(() => {
     dataSource = calls.get(DataSource);

@@ -8,10 +8,9 @@ import { DataSource } from 'typeorm';
 import { CallStatusUpdatedData, DomainEvents, VoiceReplicaHeartbeat } from '@vap/messages';
 import { HeartbeatBucket, NatsConnectionService } from '@vap/messaging';
 import { waitFor } from '@vap/testing';
-import { useIntegrationApp } from '@vap/testing/integration';
 import { carrierBSignature } from '../../../carriers/carrier-b/carrier-b-signature';
 import { FakeSandboxCarrier, SANDBOX_TOKEN } from '../../../testing/fake-sandbox-carrier';
-import { saveSandboxCall, startCallsOnSandbox, storedCall } from '../../../testing/sandbox-calls';
+import { saveSandboxCall, useCallsOnSandbox, storedCall } from '../../../testing/sandbox-calls';
 import { LostVoiceReplicaReaper } from './lost-voice-replica-reaper.service';
 
 jest.setTimeout(20_000);
@@ -23,9 +22,10 @@ describe('reap a lost voice replica', () => {
   const carrier = new FakeSandboxCarrier();
 
   // The spec runs the check itself (it also runs once at start).
-  const calls = useIntegrationApp(
-    () => startCallsOnSandbox(carrier, { env: { VOICE_REPLICA_CHECK_MS: '60000' } }),
-    { beforeStop: () => voiceNats?.onApplicationShutdown(), afterStop: () => carrier.close() },
+  const calls = useCallsOnSandbox(
+    carrier,
+    { env: { VOICE_REPLICA_CHECK_MS: '60000' } },
+    { beforeStop: () => voiceNats?.onApplicationShutdown() },
   );
 
   beforeAll(async () => {

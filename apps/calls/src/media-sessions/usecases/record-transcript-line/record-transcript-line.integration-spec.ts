@@ -4,15 +4,14 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { ErrorCode, VoiceTranscriptRequest } from '@vap/messages';
-import { useIntegrationApp } from '@vap/testing/integration';
 import { FakeSandboxCarrier } from '../../../testing/fake-sandbox-carrier';
-import { saveSandboxCall, startCallsOnSandbox, storedCall } from '../../../testing/sandbox-calls';
+import { saveSandboxCall, useCallsOnSandbox, storedCall } from '../../../testing/sandbox-calls';
 
 describe('record a transcript line', () => {
   let dataSource: DataSource;
   const carrier = new FakeSandboxCarrier();
 
-  const calls = useIntegrationApp(() => startCallsOnSandbox(carrier), { afterStop: () => carrier.close() });
+  const calls = useCallsOnSandbox(carrier);
 
   beforeAll(() => {
     dataSource = calls.get(DataSource);

@@ -6,14 +6,13 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { CallTransferredData, DomainEvents, ErrorCode, SessionCompletedData } from '@vap/messages';
-import { useIntegrationApp } from '@vap/testing/integration';
 import { Call } from '../../../calls/entities/call.entity';
 import { FakeSandboxCarrier } from '../../../testing/fake-sandbox-carrier';
 import { placeSandboxCall, statusUpdatesOf } from '../../../testing/placed-sandbox-calls';
 import {
   saveAgentSettings,
   saveSandboxCall,
-  startCallsOnSandbox,
+  useCallsOnSandbox,
   storedCall,
 } from '../../../testing/sandbox-calls';
 import { answerAgents, approvedPartner } from '../../../testing/spec-partners';
@@ -26,7 +25,7 @@ describe('transfer a call', () => {
   let dataSource: DataSource;
   const carrier = new FakeSandboxCarrier();
 
-  const calls = useIntegrationApp(() => startCallsOnSandbox(carrier), { afterStop: () => carrier.close() });
+  const calls = useCallsOnSandbox(carrier);
 
   beforeAll(() => {
     dataSource = calls.get(DataSource);

@@ -4,16 +4,15 @@
 // ended call, a cold-transfer agent, another number and a missing briefing start nothing.
 import { DataSource } from 'typeorm';
 import { ErrorCode } from '@vap/messages';
-import { useIntegrationApp } from '@vap/testing/integration';
 import { FakeSandboxCarrier } from '../../../testing/fake-sandbox-carrier';
-import { startCallsOnSandbox, storedCall } from '../../../testing/sandbox-calls';
+import { useCallsOnSandbox, storedCall } from '../../../testing/sandbox-calls';
 import { saveWarmTransferCall, TRANSFER_HUMAN } from '../../../testing/warm-transfer-calls';
 
 describe('warm transfer', () => {
   let dataSource: DataSource;
   const carrier = new FakeSandboxCarrier();
 
-  const calls = useIntegrationApp(() => startCallsOnSandbox(carrier), { afterStop: () => carrier.close() });
+  const calls = useCallsOnSandbox(carrier);
 
   beforeAll(() => {
     dataSource = calls.get(DataSource);

@@ -6,11 +6,10 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { CallStatusUpdatedData, DomainEvents, ErrorCode, SessionCompletedData } from '@vap/messages';
-import { useIntegrationApp } from '@vap/testing/integration';
 import { CallsConfig } from '../../../config/calls.config';
 import { saveCall, saveConnection } from '../../../testing/call-rows';
 import { FakeSandboxCarrier } from '../../../testing/fake-sandbox-carrier';
-import { startCallsOnSandbox } from '../../../testing/sandbox-calls';
+import { useCallsOnSandbox } from '../../../testing/sandbox-calls';
 import { callWebhook } from '../../../testing/sandbox-webhooks';
 import { approvedPartner, SPEC_SNAPSHOT } from '../../../testing/spec-partners';
 import { StaleCallSweeper } from './stale-call-sweeper.service';
@@ -22,18 +21,14 @@ describe('sweep stale calls', () => {
   let dataSource: DataSource;
   const carrier = new FakeSandboxCarrier();
 
-  const calls = useIntegrationApp(
-    () =>
-      startCallsOnSandbox(carrier, {
-        env: {
-          STALE_CALL_UNCAPPED_SECS: String(UNCAPPED_SECS),
-          STALE_CALL_GRACE_SECS: String(GRACE_SECS),
-          // The spec runs the sweep itself, at the instants it chooses.
-          STALE_CALL_SWEEP_MS: '3600000',
-        },
-      }),
-    { afterStop: () => carrier.close() },
-  );
+  const calls = useCallsOnSandbox(carrier, {
+    env: {
+      STALE_CALL_UNCAPPED_SECS: String(UNCAPPED_SECS),
+      STALE_CALL_GRACE_SECS: String(GRACE_SECS),
+      // The spec runs the sweep itself, at the instants it chooses.
+      STALE_CALL_SWEEP_MS: '3600000',
+    },
+  });
 
   beforeAll(() => {
     dataSource = calls.get(DataSource);

@@ -7,10 +7,9 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { CallStatusUpdatedData, DomainEvents, ErrorCode } from '@vap/messages';
-import { useIntegrationApp } from '@vap/testing/integration';
 import { FakeSandboxCarrier } from '../../../../testing/fake-sandbox-carrier';
 import { saveInboundNumber } from '../../../../testing/inbound-numbers';
-import { startCallsOnSandbox } from '../../../../testing/sandbox-calls';
+import { useCallsOnSandbox } from '../../../../testing/sandbox-calls';
 import { inboundWebhook } from '../../../../testing/sandbox-webhooks';
 import { answerAgents } from '../../../../testing/spec-partners';
 
@@ -18,7 +17,7 @@ describe('answer an inbound call', () => {
   let dataSource: DataSource;
   const carrier = new FakeSandboxCarrier();
 
-  const calls = useIntegrationApp(() => startCallsOnSandbox(carrier), { afterStop: () => carrier.close() });
+  const calls = useCallsOnSandbox(carrier);
 
   beforeAll(() => {
     dataSource = calls.get(DataSource);

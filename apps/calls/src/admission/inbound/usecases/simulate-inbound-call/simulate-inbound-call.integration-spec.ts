@@ -5,10 +5,9 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { ErrorCode } from '@vap/messages';
-import { useIntegrationApp } from '@vap/testing/integration';
 import { FakeSandboxCarrier } from '../../../../testing/fake-sandbox-carrier';
 import { saveInboundNumber } from '../../../../testing/inbound-numbers';
-import { startCallsOnSandbox } from '../../../../testing/sandbox-calls';
+import { useCallsOnSandbox } from '../../../../testing/sandbox-calls';
 import { inboundWebhook } from '../../../../testing/sandbox-webhooks';
 import { answerAgents } from '../../../../testing/spec-partners';
 
@@ -17,7 +16,7 @@ describe('simulate an inbound call', () => {
   const carrier = new FakeSandboxCarrier();
   const delivered: string[] = [];
 
-  const calls = useIntegrationApp(() => startCallsOnSandbox(carrier), { afterStop: () => carrier.close() });
+  const calls = useCallsOnSandbox(carrier);
 
   beforeAll(async () => {
     dataSource = calls.get(DataSource);
