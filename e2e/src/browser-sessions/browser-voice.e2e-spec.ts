@@ -142,7 +142,7 @@ describe('browser voice sessions in a real browser', () => {
     await waitFor(
       async () => (await transcriptOf('agent')).some((e) => e.event.text === INTRO) || undefined,
       {
-        timeoutMs: 20_000,
+        timeoutMs: 60_000,
         description: 'the intro in the page transcript',
       },
     );
@@ -272,7 +272,7 @@ describe('browser voice sessions in a real browser', () => {
     await waitFor(
       async () => (await transcriptOf('agent')).some((e) => e.event.text === INTRO) || undefined,
       {
-        timeoutMs: 20_000,
+        timeoutMs: 60_000,
         description: 'the intro, spoken by ElevenLabs, in the page transcript',
       },
     );

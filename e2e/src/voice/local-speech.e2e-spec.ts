@@ -254,7 +254,7 @@ describe('local speech hears a person and answers, with no provider key', () => 
       const lines = (role: string) =>
         page.locator(`.vap-widget-transcript li[data-role="${role}"][data-final="true"]`).allTextContents();
       await waitFor(async () => (await lines('agent')).includes(`Agent: ${INTRO}`) || undefined, {
-        timeoutMs: 30_000,
+        timeoutMs: 60_000,
         description: 'the intro in the widget transcript',
       });
       // The microphone says it every 10 s or so.
@@ -281,7 +281,7 @@ describe('local speech hears a person and answers, with no provider key', () => 
       await page.getByRole('heading', { name: 'Local Maya' }).waitFor();
       await page.getByRole('button', { name: 'Talk', exact: true }).click();
       const conversation = page.getByRole('list', { name: 'Conversation with Local Maya' });
-      await conversation.locator('li.bot', { hasText: INTRO }).waitFor({ timeout: 30_000 });
+      await conversation.locator('li.bot', { hasText: INTRO }).waitFor({ timeout: 60_000 });
       const said = conversation
         .locator('li.user', { hasText: /\border\b/i })
         .filter({ hasNotText: 'hearing…' });
