@@ -30,7 +30,9 @@ describe('CartesiaFake (the TTS WebSocket protocol)', () => {
         request('c1', 'there.', { continue: true, flush: true }),
         request('c1', ' Bye now.', { continue: false }),
       ],
-      1500,
+      // The context's end is the fake's last answer; a generous deadline for a loaded machine.
+      15_000,
+      (frames) => frames.some((f) => f.type === 'done'),
     );
     expect(fake.connections[0]).toMatchObject({ apiKey: KEY, auth: 'query', version: '2025-11-04' });
     expect(fake.contexts[0]).toMatchObject({
@@ -63,7 +65,8 @@ describe('CartesiaFake (the TTS WebSocket protocol)', () => {
         request('c2', 'Hi.', { voice: { mode: 'embedding' } }),
         { transcript: 'no context' },
       ],
-      500,
+      15_000,
+      (frames) => frames.length === 3,
     );
     expect(fake.connections[0].auth).toBe('x-api-key');
     expect(seen.frames).toEqual([

@@ -61,13 +61,15 @@ export interface SocketTranscript {
 
 /**
  * Connects to a fake's socket as a plain client, sends `messages` (objects as JSON, strings as they are) and
- * records the answers until the fake closes (or `ms` passes): for tests of a fake's protocol itself.
+ * records the answers until the fake closes, or until `until` holds of the frames so far (for a protocol whose
+ * socket stays open), or at the latest when `ms` passes: for tests of a fake's protocol itself.
  */
 export async function talkTo(
   url: string,
   headers: Record<string, string>,
   messages: unknown[],
   ms = 3000,
+  until?: (frames: Record<string, unknown>[]) => boolean,
 ): Promise<SocketTranscript> {
   const ws = new WebSocket(url, { headers });
   const transcript: SocketTranscript = { frames: [] };
@@ -92,9 +94,13 @@ export async function talkTo(
       for (const message of messages)
         ws.send(typeof message === 'string' ? message : JSON.stringify(message));
     });
-    ws.on('message', (data) =>
-      transcript.frames.push(JSON.parse(data.toString()) as Record<string, unknown>),
-    );
+    ws.on('message', (data) => {
+      transcript.frames.push(JSON.parse(data.toString()) as Record<string, unknown>);
+      if (until?.(transcript.frames)) {
+        ws.close();
+        done();
+      }
+    });
     ws.on('close', (code, reason) => {
       transcript.close = { code, reason: reason.toString() };
       done();
