@@ -72,7 +72,9 @@ describe('campaign state table: start, pause, resume, completion', () => {
     await expect(partner.start(id)).rejects.toThrow('only draft campaigns can start');
     expect((await partner.resume(id)).status).toBe('running');
 
-    const done = await partner.runToCompletion(id, (call) => outcomes[numbers.indexOf(call.toNumber)]);
+    const done = await partner.runToCompletion(id, {
+      outcomeOf: (call) => outcomes[numbers.indexOf(call.toNumber)],
+    });
     expect(done).toMatchObject({
       total_contacts: 5,
       completed_count: 2,

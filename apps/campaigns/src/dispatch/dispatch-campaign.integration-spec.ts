@@ -267,15 +267,7 @@ describe('campaign dispatcher: concurrency, retries, pause and resume', () => {
     // the slots freed stores its second after any one move of the clock, so the clock goes on a second at a time,
     // as it would, until both contacts have been called.
     it_.calls.holdSlots(partner.id, 0);
-    const done = await waitFor(
-      async () => {
-        it_.app.clock.advance(1000);
-        for (const call of it_.calls.live(partner.id)) await it_.calls.end(call, 'completed');
-        const campaign = await partner.campaign(c.campaign_id);
-        return campaign.status === 'completed' ? campaign : undefined;
-      },
-      { timeoutMs: 15_000, intervalMs: 20, description: `campaign ${c.campaign_id} completed` },
-    );
+    const done = await partner.runToCompletion(c.campaign_id, { clockStepMs: 1000 });
     expect(done.completed_count).toBe(2);
     const contacts = await partner.contacts(c.campaign_id);
     expect(contacts.map((k) => [k.attempts, k.call_ids.length])).toEqual([

@@ -437,21 +437,25 @@ export class TestPartner {
 
   /**
    * Ends the partner's calls as they are placed, each with the outcome `outcomeOf` picks for its number, until
-   * the campaign completes; resolves to the completed campaign.
+   * the campaign completes; resolves to the completed campaign. `clockStepMs` moves the manual clock on by that
+   * much at every look, for contacts that wait on it.
    */
   async runToCompletion(
     campaignId: string,
-    outcomeOf: (call: PlacedCall) => CallOutcome = () => 'completed',
-    timeoutMs = 15_000,
+    {
+      outcomeOf = () => 'completed',
+      clockStepMs = 0,
+    }: { outcomeOf?: (call: PlacedCall) => CallOutcome; clockStepMs?: number } = {},
   ): Promise<CampaignDto> {
     return waitFor(
       async () => {
+        if (clockStepMs) this.under.app.clock.advance(clockStepMs);
         for (const call of this.under.calls.live(this.id).filter((c) => c.campaignId === campaignId))
           await this.under.calls.end(call, outcomeOf(call));
         const c = await this.campaign(campaignId);
         return c.status === 'completed' ? c : undefined;
       },
-      { timeoutMs, intervalMs: 20, description: `campaign ${campaignId} completed` },
+      { timeoutMs: 15_000, intervalMs: 20, description: `campaign ${campaignId} completed` },
     );
   }
 }
