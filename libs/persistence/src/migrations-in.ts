@@ -21,7 +21,7 @@ export function migrationsIn(dir: string): MigrationClass[] {
   const byName = new Map<string, string>();
   // A folder holding both forms (sources beside their output) gives each migration once.
   for (const file of files.sort()) byName.set(parse(file).name, file);
-  return [...byName.keys()].sort().flatMap((name) => {
+  return [...byName.keys()].flatMap((name) => {
     // Loaded by path because the folder is the list; require (not import()) so a spec's module loader
     // compiles the TypeScript sources as it does every other module.
     // eslint-disable-next-line @typescript-eslint/no-require-imports
