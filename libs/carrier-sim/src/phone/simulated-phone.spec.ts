@@ -15,11 +15,16 @@ import {
 import { QUIET_DBFS } from './agent-listener';
 import { calleeScript } from '../callee/callee-scripts';
 import { OfflineCalleeVoice } from '../callee/callee-voice';
-import { CalleeLines } from '../callee/callee-lines';
+import { ALL_CALLEE_LINES, CalleeLines } from '../callee/callee-lines';
 import { CalleeScript, PhoneEnd, SimulatedPhone } from './simulated-phone';
 
 const TIME_SCALE = 10;
 const INTRO = 'Hi Asha, this is Maya from Acme Health.';
+const SHORT_LINE = 'One short line.';
+const HOLDING = 'Let me look that up.';
+const ANSWER = 'Done. order status shipped.';
+const TRANSFERRING = 'Please hold while I transfer your call.';
+const HANDBACK = "I'm sorry, my colleague didn't answer. How else can I help?";
 const voice = new OfflineCalleeVoice();
 
 type Frame = Record<string, unknown> & { event: string };
@@ -144,6 +149,13 @@ describe('SimulatedPhone against a media plane', () => {
   let nextAgent: Promise<FakeAgent>;
   const phones: SimulatedPhone[] = [];
 
+  // Every line synthesized before any phone runs: the scripts wait on media time, ten times faster than real time,
+  // so a first synthesis (flite compiling, hundreds of ms on a busy machine) would outlast the callee's patience
+  // (6 s of media is 600 ms) and the callee would talk before the agent's line reached it.
+  beforeAll(() =>
+    voice.prepare([INTRO, SHORT_LINE, HOLDING, ANSWER, TRANSFERRING, HANDBACK, ...ALL_CALLEE_LINES]),
+  );
+
   beforeEach(async () => {
     agents = [];
     server = new WebSocketServer({ port: 0, host: '127.0.0.1' });
@@ -250,7 +262,7 @@ describe('SimulatedPhone against a media plane', () => {
     await agent.until(() => agent.mediaCount() >= 1);
     const sid = agent.streamSid;
     agent.send({ event: 'mark', streamSid: sid, mark: { name: 'a' } });
-    const frames = await agent.say('One short line.', 'b');
+    const frames = await agent.say(SHORT_LINE, 'b');
     agent.send({ event: 'mark', streamSid: sid, mark: { name: 'c' } });
     const before = agent.mediaCount();
     await agent.until(() => agent.marks().length === 3);
@@ -376,7 +388,7 @@ describe('SimulatedPhone against a media plane', () => {
     await agent.until(() => agent.mediaCount() >= 1);
     await agent.say(INTRO, 'intro');
     await agent.until(() => agent.lines().includes(CalleeLines.callsFunction));
-    await agent.say('Done. order status shipped.', 'answer');
+    await agent.say(ANSWER, 'answer');
     await agent.until(() => agent.lines().length === 2);
     expect(agent.lines()).toEqual([CalleeLines.callsFunction, CalleeLines.goodbye]);
   });
@@ -387,19 +399,17 @@ describe('SimulatedPhone against a media plane', () => {
     await agent.until(() => agent.mediaCount() >= 1);
     await agent.say(INTRO, 'intro');
     await agent.until(() => agent.lines().includes(CalleeLines.callsFunction));
-    await agent.say('Let me look that up.', 'holding');
+    await agent.say(HOLDING, 'holding');
     // Five seconds of media from the holding line on, most of it quiet while the partner has not answered.
     const heldFrom = agent.mediaCount();
     await agent.until(() => agent.mediaCount() >= heldFrom + 250);
     expect(agent.lines()).toEqual([CalleeLines.callsFunction]);
-    await agent.say('Done. order status shipped.', 'answer');
+    await agent.say(ANSWER, 'answer');
     await agent.until(() => agent.lines().length === 2);
     expect(agent.lines()).toEqual([CalleeLines.callsFunction, CalleeLines.goodbye]);
   });
 
   it('waits on hold through a warm transfer: the hold audio the agent cut is no turn, its word after it is (outcome 08)', async () => {
-    const TRANSFERRING = 'Please hold while I transfer your call.';
-    const HANDBACK = "I'm sorry, my colleague didn't answer. How else can I help?";
     const { phone } = dial(calleeScript('asks_for_human', { hold: async () => undefined }));
     const agent = await nextAgent;
     await agent.until(() => agent.mediaCount() >= 1);
