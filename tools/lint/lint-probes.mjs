@@ -2,8 +2,12 @@
 // each stdin line is {"id", "filePath", "code"}; each stdout line is {"id", "messages"} or {"id", "error"}.
 // A child process because the flat config is an ES module, which Jest's VM cannot load.
 import { createInterface } from 'node:readline';
+import { createProjectGraphAsync } from '@nx/devkit';
 import { ESLint } from 'eslint';
 
+// Nx's module-boundaries rule reads the cached project graph and skips itself when there is none (a fresh clone):
+// the graph is computed (and cached) first, as `npm run lint` does with `nx show projects`.
+await createProjectGraphAsync({ exitOnError: true });
 const eslint = new ESLint({ cwd: process.cwd() });
 
 for await (const line of createInterface({ input: process.stdin })) {
