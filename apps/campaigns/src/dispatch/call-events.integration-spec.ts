@@ -1,6 +1,7 @@
 // What campaigns take from other services' events and refusals: a call event settles only its own account's
 // attempt, an older partner view never un-suspends a partner, and a number calls refuses is skipped.
 import { CallStatusUpdatedData, DomainEvents, ErrorCode, AppError } from '@vap/messages';
+import { waitFor } from '@vap/testing';
 import { useIntegrationApp } from '@vap/testing/integration';
 import { PartnerSnapshots } from '../partners/partner-snapshots';
 import { callee, CampaignsUnderTest } from '../testing/campaigns-integration';
@@ -20,7 +21,14 @@ describe('campaigns and the events of calls and partners', () => {
     await owner.start(c.campaign_id);
     const [own] = await it_.calls.waitForLive(owner.id, 1);
     expect(own.attemptId).toMatch(/^cma_/);
-    const [before] = await owner.contacts(c.campaign_id);
+    // The attempt names its call once calls' reply is stored, a moment after calls took the command.
+    const before = await waitFor(
+      async () => {
+        const [contact] = await owner.contacts(c.campaign_id);
+        return contact.call_ids.length > 0 ? contact : undefined;
+      },
+      { timeoutMs: 5000, intervalMs: 10, description: 'the attempt linked to its call' },
+    );
     expect(before).toMatchObject({ status: 'dialing', call_ids: [own.callId] });
 
     // The forger's call names the attempt (client_reference_id is the caller's to choose) and ends unanswered.
