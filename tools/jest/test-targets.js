@@ -15,6 +15,23 @@ const ROOT = path.resolve(__dirname, '..', '..');
 // with fewer has lost some), and npm test's ceiling on 2 cores.
 const BASELINE = require('./test-baseline.json');
 
+/**
+ * A failure in a few lines: its message up to the stack (expected and received, for an expectation), then the
+ * spec line that failed.
+ */
+function firstFailure(reason = '') {
+  const lines = reason
+    // eslint-disable-next-line no-control-regex
+    .replace(/\u001b\[[0-9;]*m/g, '')
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
+  const stackAt = lines.findIndex((l) => l.startsWith('at '));
+  const message = (stackAt < 0 ? lines : lines.slice(0, stackAt)).slice(0, 6);
+  const specLine = lines.slice(Math.max(stackAt, 0)).find((l) => /^at .*spec\.[jt]s:\d+/.test(l));
+  return [...message, ...(specLine ? [specLine] : [])].join(' | ').slice(0, 600);
+}
+
 function option(name) {
   const at = process.argv.indexOf(name);
   return at > 0 ? process.argv[at + 1] : undefined;
@@ -64,12 +81,7 @@ function main() {
     for (const test of file.assertionResults) {
       assertions += test.numPassingAsserts ?? 0;
       if ((test.invocations ?? 1) > 1) {
-        const cause = (test.retryReasons?.[0] ?? '')
-          .split('\n')
-          .filter((l) => l.trim())
-          .slice(0, 2)
-          .join(' | ');
-        retried.push(`${name}: ${test.fullName}\n    first failure: ${cause.slice(0, 300)}`);
+        retried.push(`${name}: ${test.fullName}\n    first failure: ${firstFailure(test.retryReasons?.[0])}`);
       }
     }
   }
