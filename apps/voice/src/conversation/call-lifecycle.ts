@@ -12,8 +12,17 @@ import type { ProviderFailure } from './provider-failure';
 /** After a provider failure the apology gets this long (wall ms) per TTS chunk; then the call ends silently. */
 export const APOLOGY_TIMEOUT_MS = 3000;
 
-/** end(reason) from outside: media ms the farewell may take before the hang-up goes ahead anyway. */
-export const FAREWELL_LIMIT_MS = 6000;
+/**
+ * end(reason) from outside: media ms the farewell has to start (its synthesis) before the hang-up goes ahead
+ * without it. Once heard it plays to its end, within FAREWELL_LIMIT_MS: a goodbye cut mid-word because the
+ * provider was slow to start it is worse than none.
+ */
+export const FAREWELL_START_LIMIT_MS = 6000;
+/**
+ * end(reason) from outside: media ms the farewell may take in all, started or not. Under the 10 s after which
+ * calls' balance guard, asking again, hangs the call up through the carrier itself.
+ */
+export const FAREWELL_LIMIT_MS = 9000;
 
 export interface CallLifecycleOptions {
   events: ConversationEventBus;
@@ -62,7 +71,11 @@ export class CallLifecycle {
       void this.finish(reason, true);
       return true;
     }
-    void this.endWith(reason, Phrases.endFarewell, { interrupt: true, limitMs: FAREWELL_LIMIT_MS });
+    void this.endWith(reason, Phrases.endFarewell, {
+      interrupt: true,
+      startLimitMs: FAREWELL_START_LIMIT_MS,
+      limitMs: FAREWELL_LIMIT_MS,
+    });
     return true;
   }
 
@@ -98,11 +111,19 @@ export class CallLifecycle {
     const { speech, time } = this.options.media()!;
     if (options.interrupt) speech.interrupt();
     if (farewell) {
-      const spoken = speech.speak(farewell, { timeoutMs: options.timeoutMs }).then(
-        () => undefined,
-        (error: unknown) => this.options.onError?.(error, 'farewell'),
-      );
-      await (options.limitMs ? Promise.race([spoken, time.sleep(options.limitMs)]) : spoken);
+      let heard = false;
+      const spoken = speech
+        .speak(farewell, { timeoutMs: options.timeoutMs, onFirstFrame: () => (heard = true) })
+        .then(
+          () => undefined,
+          (error: unknown) => this.options.onError?.(error, 'farewell'),
+        );
+      const deadlines: Promise<void>[] = [];
+      if (options.limitMs) deadlines.push(time.sleep(options.limitMs));
+      // Past its start limit, a farewell being heard plays on (within limitMs); one not heard yet is given up.
+      if (options.startLimitMs)
+        deadlines.push(time.sleep(options.startLimitMs).then(() => (heard ? spoken : undefined)));
+      await Promise.race([spoken, ...deadlines]);
     }
     await this.finish(reason, true);
   }

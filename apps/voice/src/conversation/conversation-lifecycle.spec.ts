@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { FRAME_MS, levelDbfs, mulawDecode } from '@vap/media';
 import { ManualClock } from '@vap/runtime';
 import { BlobUrlSigner, LocalBlobStorage } from '@vap/storage';
+import { FAREWELL_LIMIT_MS, FAREWELL_START_LIMIT_MS } from './call-lifecycle';
 import { WAV_HEADER_BYTES } from './call-recorder';
 import { IDLE_REPROMPT_MS, IDLE_STREAM_SLACK_MS } from './idle/idle-controller';
 import { CAP_FAREWELL_LEAD_MS } from './limits/call-cap';
@@ -444,7 +445,7 @@ describe('conversation: lifecycle', () => {
   it('end(reason) from outside: a farewell, then the hang-up with that reason', async () => {
     call = new CallHarness({
       agent: { introMessage: 'Hello there.' },
-      // The farewell has FAREWELL_LIMIT_MS of media time: at 4x that is 1.5 s of real time for 0.9 s of speech
+      // The farewell has FAREWELL_START_LIMIT_MS of media time to start: at 4x that is 1.5 s of real time for 0.9 s of speech
       // and its synthesis, enough on a loaded machine (at 20x a slow synthesis ate the budget).
       timeScale: 4,
     }).start();
@@ -454,6 +455,47 @@ describe('conversation: lifecycle', () => {
     expect(result.endCallReason).toBe('drain_deadline');
     expect(call.reporter.hangups).toEqual(['drain_deadline']);
     expect(call.reporter.lines.at(-1)?.content).toBe(Phrases.endFarewell);
+  });
+
+  it('end(reason) from outside: a farewell slow to start plays whole once heard, then the hang-up', async () => {
+    call = new CallHarness({
+      agent: { introMessage: 'Hello there.' },
+      timeScale: 4,
+      clock: new ManualClock(),
+    });
+    // 5 s of media to its first chunk, then 2 s of speech (10 words): heard within the start limit, over it in all.
+    call.tts.firstChunkDelayMs = (text) => (text === Phrases.endFarewell ? 5000 / 4 : 0);
+    call.start();
+    await call.until(() => call!.reporter.lines.length === 1, 'the intro');
+    const endedAt = call.mediaNow;
+    call.conversation.end('insufficient_balance');
+    const result = await call.done();
+    expect(call.reporter.hangups).toEqual(['insufficient_balance']);
+    const farewell = call.reporter.lines.at(-1)!;
+    expect(farewell.content).toBe(Phrases.endFarewell);
+    expect(farewell.interrupted).toBeUndefined();
+    expect(result.mediaSeconds * 1000 - endedAt).toBeGreaterThan(FAREWELL_START_LIMIT_MS);
+    expect(result.mediaSeconds * 1000 - endedAt).toBeLessThan(FAREWELL_LIMIT_MS);
+  });
+
+  it('end(reason) from outside: a farewell not started within its limit is given up, and the call hangs up', async () => {
+    call = new CallHarness({
+      agent: { introMessage: 'Hello there.' },
+      timeScale: 4,
+      clock: new ManualClock(),
+    });
+    call.tts.firstChunkDelayMs = (text) => (text === Phrases.endFarewell ? FAREWELL_LIMIT_MS / 4 : 0);
+    call.start();
+    await call.until(() => call!.reporter.lines.length === 1, 'the intro');
+    const endedAt = call.mediaNow;
+    call.conversation.end('insufficient_balance');
+    const result = await call.done();
+    expect(call.reporter.hangups).toEqual(['insufficient_balance']);
+    expect(call.reporter.lines.map((l) => l.content)).toEqual(['Hello there.']);
+    expect(call.tts.abandoned).toContain(Phrases.endFarewell);
+    const took = result.mediaSeconds * 1000 - endedAt;
+    expect(took).toBeGreaterThanOrEqual(FAREWELL_START_LIMIT_MS);
+    expect(took).toBeLessThan(FAREWELL_START_LIMIT_MS + 1000);
   });
 
   it('end(reason) on a call already ending answers false and leaves that end as it was', async () => {

@@ -110,6 +110,8 @@ export interface EndOptions {
   interrupt: boolean;
   /** Media ms the farewell may take before the hang-up goes ahead anyway. */
   limitMs?: number;
+  /** Media ms the farewell has to start in; once heard it may play on (within limitMs). */
+  startLimitMs?: number;
   /** Wall ms per TTS chunk of the farewell. */
   timeoutMs?: number;
 }

@@ -2,7 +2,7 @@
 export * from './conversation-contract';
 export type { CallPlatform, CallRecord, CallCarrier, AgentServices } from './call-platform';
 export { createConversation, DEFAULT_PROVIDER_TIMEOUT_MS } from './conversation';
-export { APOLOGY_TIMEOUT_MS, FAREWELL_LIMIT_MS } from './call-lifecycle';
+export { APOLOGY_TIMEOUT_MS, FAREWELL_LIMIT_MS, FAREWELL_START_LIMIT_MS } from './call-lifecycle';
 export { Phrases } from './phrases';
 export { IDLE_REPROMPT_MS } from './idle/idle-controller';
 export { WRAP_UP_LEAD_SECS, CAP_FAREWELL_LEAD_MS } from './limits/call-cap';

@@ -67,7 +67,7 @@ describe('SessionCommands (real NATS)', () => {
     it('a held session accepts, says the farewell and hangs up with the reason; a second ask finds it ending', async () => {
       call = new CallHarness({
         agent: { introMessage: 'Hello there.' },
-        // The farewell has FAREWELL_LIMIT_MS of media time: at 4x that is 1.5 s of real time for 0.9 s of speech
+        // The farewell has FAREWELL_START_LIMIT_MS of media time to start: at 4x that is 1.5 s of real time for 0.9 s of speech
         // and its synthesis, enough on a loaded machine (at 20x a slow synthesis ate the budget).
         timeScale: 4,
       }).start();
