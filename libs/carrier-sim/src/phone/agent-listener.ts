@@ -63,6 +63,14 @@ export class AgentListener {
     return this.quietMs === 0 && this.loudMs > 0;
   }
 
+  /**
+   * A line of the agent's is being read, or was read and its turn has not ended: the agent is mid-sentence. Bounded:
+   * a line read ends its turn by its speech's length plus TURN_FALLBACK_MARGIN_MS, loud background or not.
+   */
+  get midLine(): boolean {
+    return this.pending.length > 0 || this.decoder.receiving;
+  }
+
   /** How long the agent has been talking without a pause, ms (0 when quiet). */
   get talkingForMs(): number {
     return this.quietMs === 0 ? this.loudMs : 0;

@@ -13,7 +13,7 @@ import {
   STREAM_CLOSE_REPLICA_FULL_REASON,
 } from '@vap/media';
 import { QUIET_DBFS } from './agent-listener';
-import { calleeScript } from '../callee/callee-scripts';
+import { calleeScript, INTRO_WAIT_MS } from '../callee/callee-scripts';
 import { OfflineCalleeVoice } from '../callee/callee-voice';
 import { ALL_CALLEE_LINES, CalleeLines } from '../callee/callee-lines';
 import { CalleeScript, PhoneEnd, SimulatedPhone } from './simulated-phone';
@@ -254,6 +254,21 @@ describe('SimulatedPhone against a media plane', () => {
     const introSpeech = framesOfSpeech(await voice.speak(INTRO));
     expect(firstVoicedFrame(frames)).toBeGreaterThanOrEqual(sentBeforeIntro + introSpeech);
     expect(linesIn(frames)).toEqual([CalleeLines.greeting]);
+  });
+
+  it('lets an intro begun just before its patience ran out finish, then greets (a late intro is not talked over)', async () => {
+    const { phone } = dial(calleeScript('conversation', { hold: async () => undefined }));
+    const agent = await nextAgent;
+    // The intro starts 0.6 s of media before the callee would speak anyway (INTRO_WAIT_MS), and lasts longer.
+    await agent.until(() => agent.mediaCount() >= (INTRO_WAIT_MS - 600) / 20);
+    const sentBeforeIntro = agent.mediaCount();
+    const introSpeech = framesOfSpeech(await voice.speak(INTRO));
+    expect(introSpeech * 20).toBeGreaterThan(600);
+    await agent.say(INTRO, 'intro-done');
+    await agent.until(() => agent.lines().includes(CalleeLines.greeting));
+    expect(phone.heard).toEqual([INTRO]);
+    expect(agent.marks()).toContain('intro-done');
+    expect(firstVoicedFrame(agent.media())).toBeGreaterThanOrEqual(sentBeforeIntro + introSpeech);
   });
 
   it('echoes marks in order, each after the audio queued before it', async () => {

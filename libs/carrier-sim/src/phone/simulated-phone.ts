@@ -21,7 +21,10 @@ export interface PhoneLine {
   say(text: string): Promise<void>;
   /** Plays raw audio (PCM16 8 kHz), e.g. a beep. */
   play(pcm: Int16Array): Promise<void>;
-  /** The next agent turn finished since the callee last spoke; null when none finishes within maxMs. */
+  /**
+   * The next agent turn finished since the callee last spoke; null when none finishes within maxMs (a line the
+   * agent has begun by then is let finish).
+   */
   listen(maxMs: number): Promise<AgentTurn | null>;
   /**
    * The callee presses keys: one `dtmf` frame each, `gapMs` of media time apart, as the carrier reports keys it
@@ -226,7 +229,9 @@ export class SimulatedPhone implements PhoneLine {
 
   async listen(maxMs: number): Promise<AgentTurn | null> {
     const deadline = this.mediaMs + maxMs;
-    await this.waitFor(() => this.turns.length > 0 || this.mediaMs >= deadline);
+    // Out of patience, a callee still lets a line the agent has begun finish, as a person would: an intro that
+    // starts late (a slow synthesis) is heard whole, not talked over.
+    await this.waitFor(() => this.turns.length > 0 || (this.mediaMs >= deadline && !this.listener.midLine));
     return this.turns.shift() ?? null;
   }
 
