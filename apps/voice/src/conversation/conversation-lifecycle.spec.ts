@@ -457,43 +457,40 @@ describe('conversation: lifecycle', () => {
     expect(call.reporter.lines.at(-1)?.content).toBe(Phrases.endFarewell);
   });
 
-  it('end(reason) from outside: a farewell slow to start plays whole once heard, then the hang-up', async () => {
+  /**
+   * end('insufficient_balance') on a call whose farewell takes `firstChunkMs` of media to synthesize its first
+   * chunk (on the manual clock); resolves to the media ms from the end to the hang-up.
+   */
+  async function endWithSlowFarewell(firstChunkMs: number): Promise<number> {
     call = new CallHarness({
       agent: { introMessage: 'Hello there.' },
       timeScale: 4,
       clock: new ManualClock(),
     });
-    // 5 s of media to its first chunk, then 2 s of speech (10 words): heard within the start limit, over it in all.
-    call.tts.firstChunkDelayMs = (text) => (text === Phrases.endFarewell ? 5000 / 4 : 0);
+    call.tts.firstChunkDelayMs = (text) => (text === Phrases.endFarewell ? firstChunkMs / 4 : 0);
     call.start();
     await call.until(() => call!.reporter.lines.length === 1, 'the intro');
     const endedAt = call.mediaNow;
     call.conversation.end('insufficient_balance');
     const result = await call.done();
     expect(call.reporter.hangups).toEqual(['insufficient_balance']);
-    const farewell = call.reporter.lines.at(-1)!;
+    return result.mediaSeconds * 1000 - endedAt;
+  }
+
+  it('end(reason) from outside: a farewell slow to start plays whole once heard, then the hang-up', async () => {
+    // 5 s of media to its first chunk, then 2 s of speech (10 words): heard within the start limit, over it in all.
+    const took = await endWithSlowFarewell(5000);
+    const farewell = call!.reporter.lines.at(-1)!;
     expect(farewell.content).toBe(Phrases.endFarewell);
     expect(farewell.interrupted).toBeUndefined();
-    expect(result.mediaSeconds * 1000 - endedAt).toBeGreaterThan(FAREWELL_START_LIMIT_MS);
-    expect(result.mediaSeconds * 1000 - endedAt).toBeLessThan(FAREWELL_LIMIT_MS);
+    expect(took).toBeGreaterThan(FAREWELL_START_LIMIT_MS);
+    expect(took).toBeLessThan(FAREWELL_LIMIT_MS);
   });
 
   it('end(reason) from outside: a farewell not started within its limit is given up, and the call hangs up', async () => {
-    call = new CallHarness({
-      agent: { introMessage: 'Hello there.' },
-      timeScale: 4,
-      clock: new ManualClock(),
-    });
-    call.tts.firstChunkDelayMs = (text) => (text === Phrases.endFarewell ? FAREWELL_LIMIT_MS / 4 : 0);
-    call.start();
-    await call.until(() => call!.reporter.lines.length === 1, 'the intro');
-    const endedAt = call.mediaNow;
-    call.conversation.end('insufficient_balance');
-    const result = await call.done();
-    expect(call.reporter.hangups).toEqual(['insufficient_balance']);
-    expect(call.reporter.lines.map((l) => l.content)).toEqual(['Hello there.']);
-    expect(call.tts.abandoned).toContain(Phrases.endFarewell);
-    const took = result.mediaSeconds * 1000 - endedAt;
+    const took = await endWithSlowFarewell(FAREWELL_LIMIT_MS);
+    expect(call!.reporter.lines.map((l) => l.content)).toEqual(['Hello there.']);
+    expect(call!.tts.abandoned).toContain(Phrases.endFarewell);
     expect(took).toBeGreaterThanOrEqual(FAREWELL_START_LIMIT_MS);
     expect(took).toBeLessThan(FAREWELL_START_LIMIT_MS + 1000);
   });
