@@ -8,6 +8,7 @@
 //   node tools/jest/test-targets.js [jest-results.json] [--npm-test-seconds N] [--strict]
 const fs = require('node:fs');
 const path = require('node:path');
+const { stripVTControlCharacters } = require('node:util');
 
 const ROOT = path.resolve(__dirname, '..', '..');
 // The figures the targets are judged against: e2e's recorded time when the integration tier was asked for, the
@@ -20,9 +21,7 @@ const BASELINE = require('./test-baseline.json');
  * spec line that failed.
  */
 function firstFailure(reason = '') {
-  const lines = reason
-    // eslint-disable-next-line no-control-regex
-    .replace(/\u001b\[[0-9;]*m/g, '')
+  const lines = stripVTControlCharacters(reason)
     .split('\n')
     .map((l) => l.trim())
     .filter(Boolean);
