@@ -2,7 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
-import { AnsweredBy, AppError, CallStatus, DomainEvents } from '@vap/messages';
+import { AnsweredBy, AppError, CallStatus, DomainEvents, HangupSource } from '@vap/messages';
 import { canMoveStatus, isTerminalStatus } from '../calls/call-status-machine';
 import { OutboxService } from '@vap/messaging';
 import { tableOf } from '@vap/persistence';
@@ -199,7 +199,7 @@ export class CallProgressService {
     call.providerEvent = event.providerEvent;
     if (event.answeredBy) call.answeredBy = event.answeredBy;
     if (event.hangupCause !== undefined && event.hangupCause !== null) call.hangupCause = event.hangupCause;
-    if (event.hangupSource) call.hangupSource = event.hangupSource;
+    if (event.hangupSource) call.hangupSource = platformOwnedSource(call, event.hangupSource);
     if (event.errorMessage) call.errorMessage = event.errorMessage;
     if (event.endCallReason) call.endCallReason = event.endCallReason;
     if (event.reconciliation) call.carrierReconciliation = event.reconciliation;
@@ -300,4 +300,14 @@ export class CallProgressService {
       );
     }
   }
+}
+
+/**
+ * A carrier reports a hang-up through its REST API as such (carrier_a's "API Request"); when the platform asked
+ * for it (end_requested_reason), the platform hung up, and the call says so whichever of the carrier's final
+ * callback and the platform's own end is applied first. 'api' stays for a hang-up nobody here asked for: a
+ * partner's own request to its carrier, with its own credentials.
+ */
+function platformOwnedSource(call: Call, source: HangupSource): HangupSource {
+  return source === 'api' && call.endRequestedReason ? 'system' : source;
 }

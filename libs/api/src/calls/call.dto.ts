@@ -585,7 +585,12 @@ export class CallDto {
   })
   hangup_cause: string | null;
 
-  @ApiProperty({ enum: HANGUP_SOURCES, nullable: true })
+  @ApiProperty({
+    enum: HANGUP_SOURCES,
+    nullable: true,
+    description:
+      'Who hung up: caller or callee; system when the platform ended the call (its agent, a cap, the balance, a lost media server), also when it did so through the carrier’s API; api when the carrier’s API was used by someone else (a partner’s own request to its carrier); carrier, error or unknown as the carrier reports',
+  })
   hangup_source: HangupSource | null;
 
   @ApiProperty({ type: Number, nullable: true })

@@ -1284,6 +1284,9 @@ export type CallDto = {
    * The carrier’s cause, e.g. NORMAL_CLEARING, USER_BUSY, NO_ANSWER
    */
   hangup_cause: string | null;
+  /**
+   * Who hung up: caller or callee; system when the platform ended the call (its agent, a cap, the balance, a lost media server), also when it did so through the carrier’s API; api when the carrier’s API was used by someone else (a partner’s own request to its carrier); carrier, error or unknown as the carrier reports
+   */
   hangup_source: 'caller' | 'callee' | 'system' | 'api' | 'carrier' | 'error' | 'unknown' | null;
   bill_duration_seconds: number | null;
   duration_seconds: number | null;

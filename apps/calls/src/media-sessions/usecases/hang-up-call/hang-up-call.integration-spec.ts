@@ -91,6 +91,46 @@ describe('hang up a call', () => {
     expect(call.session.credits_used).toBe(completed.data.credits_used_paise / 100);
   });
 
+  it('names the platform as who hung up when the carrier reports a hang-up through its API that the platform asked for', async () => {
+    const partner = approvedPartner();
+    const answered = async (to: string) => {
+      const placed = await placeSandboxCall(calls, carrier, partner, {
+        agent_id: CAPPED_AGENT,
+        to_number: to,
+      });
+      await placed.progress({ CallStatus: 'ringing' });
+      await placed.progress({ CallStatus: 'in-progress', AnsweredBy: 'human' });
+      return placed;
+    };
+    const byAgent = await answered('+919812307008');
+    const byOther = await answered('+919812307009');
+
+    await calls.send('calls.voice.hangup', null, { callId: byAgent.callId, reason: 'agent_ended_call' });
+    // The carrier says the hang-up came through its REST API: here the platform's, for the agent.
+    await byAgent.end('completed', {
+      CallDuration: '12',
+      HangupCause: 'NORMAL_CLEARING',
+      HangupSource: 'api',
+    });
+    // Nobody here asked for this one: someone else used the carrier's API (a partner, with its own credentials).
+    await byOther.end('completed', {
+      CallDuration: '9',
+      HangupCause: 'NORMAL_CLEARING',
+      HangupSource: 'api',
+    });
+
+    await statusUpdatesOf(calls, byAgent.callId, 'completed');
+    await statusUpdatesOf(calls, byOther.callId, 'completed');
+    expect(await calls.send('calls.call.get', partner, { id: byAgent.callId })).toMatchObject({
+      end_call_reason: 'agent_ended_call',
+      hangup_source: 'system',
+    });
+    expect(await calls.send('calls.call.get', partner, { id: byOther.callId })).toMatchObject({
+      end_call_reason: null,
+      hangup_source: 'api',
+    });
+  });
+
   it('gives an ended call the reason only when it has none, without asking the carrier', async () => {
     const bare = await saveSandboxCall(dataSource, { status: 'completed' });
     const reasoned = await saveSandboxCall(dataSource, {
