@@ -110,6 +110,15 @@ describe("the apps' environment from the launcher's", () => {
     expect(serviceEnvOf(launcherEnv, platform.of('voice'), PORTS.voice)).toMatchObject(launcherEnv);
   });
 
+  it("gives the apps Node's compile cache in the repository's tmp/, unless the environment names one", () => {
+    expect(serviceEnvOf({}, {}, PORTS.voice).NODE_COMPILE_CACHE).toBe(
+      resolve(ROOT, 'tmp', 'node-compile-cache'),
+    );
+    expect(serviceEnvOf({ NODE_COMPILE_CACHE: '/var/cache/vap' }, {}, PORTS.voice).NODE_COMPILE_CACHE).toBe(
+      '/var/cache/vap',
+    );
+  });
+
   it('sets only what it documents as its own, under npm start', () => {
     const start = startEnvOf({}, { gatewayPort: PORTS.gateway, voicePort: PORTS.voice });
     const platform = platformEnvOf(platformInput({ env: start }), {});
