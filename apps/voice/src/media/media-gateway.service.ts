@@ -87,6 +87,11 @@ export class MediaGateway implements OnApplicationBootstrap, BeforeApplicationSh
         this.logger.warn(`offline speech could not be warmed: ${error.message}`),
       );
     }
+    // And local speech's recogniser: Python and its model take seconds on a busy machine, which would come out
+    // of the first utterance's deadline. Not fatal either; the first utterance starts one again.
+    await this.starter
+      .warm()
+      .catch((error: Error) => this.logger.warn(`local speech could not be warmed: ${error.message}`));
     // Beating before the first stream: every call attached here names a replica the calls service can check.
     await this.heartbeat.start();
     this.server.attach(this.http.httpAdapter.getHttpServer() as Server);

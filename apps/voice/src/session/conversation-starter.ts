@@ -229,6 +229,12 @@ export class ConversationStarter {
     return this.speech;
   }
 
+  /** Readies what the deployment's providers start slowly (a local speech recogniser) before the first call. */
+  async warm(): Promise<void> {
+    const { stt } = this.speechProviders();
+    await Promise.all(stt.map((p) => (p instanceof LocalSttProvider ? p.warm() : undefined)));
+  }
+
   /** Ends what the providers hold beyond a call (local speech's recogniser processes). */
   async close(): Promise<void> {
     const stt = this.speech?.stt ?? [];

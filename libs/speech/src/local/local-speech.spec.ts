@@ -1,4 +1,7 @@
 import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { levelDbfs, PcmBuffer, resamplePcm16, synthesizeOfflineSpeech } from '@vap/media';
 import { ProviderError } from '../provider-error';
 import type { TtsVoice } from '../tts-provider';
@@ -206,6 +209,36 @@ describe('LocalSttProvider', () => {
     // 100 ms kept of the second: what reaches the recogniser is 1600 samples at 16 kHz.
     expect((bounded as unknown as { utterance: { length: number } }).utterance.length).toBe(800);
     await short.close();
+  });
+});
+
+describe('LocalSttProvider.warm', () => {
+  it('has one recogniser loaded before the first utterance, the rest started as utterances need them', async () => {
+    const provider = new LocalSttProvider({ pythonPath, timeoutMs: 10_000, sttWorkers: 2 });
+    try {
+      await provider.warm();
+      expect(provider.pool.workerPids).toHaveLength(1);
+      const [warmed] = provider.pool.workerPids;
+      const session = await provider.open({ languages: ['en'] });
+      session.push(new Int16Array(8000));
+      expect(await session.finish()).toBe('');
+      expect(provider.pool.workerPids).toEqual([warmed]);
+    } finally {
+      await provider.close();
+    }
+  });
+
+  it('gives up on a recogniser that is not ready within the deadline', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'stuck-python-'));
+    const stuck = join(dir, 'python3');
+    writeFileSync(stuck, '#!/bin/sh\nexec sleep 30\n', { mode: 0o755 });
+    const provider = new LocalSttProvider({ pythonPath: stuck, timeoutMs: 300, sttWorkers: 1 });
+    try {
+      await expect(provider.warm()).rejects.toThrow('the recogniser was not ready within 300 ms');
+    } finally {
+      await provider.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -47,7 +47,7 @@ export interface LocalSttOptions extends Pick<LocalSpeechSettings, 'pythonPath' 
 /**
  * PocketSphinx (US English) on this machine: a session keeps the caller's utterance and finish() has one of the
  * replica's recogniser processes decode it whole (upsampled to the model's 16 kHz). speculate() decodes the
- * utterance so far. The processes start with the first utterance and end with close().
+ * utterance so far. The processes start as utterances need them (one at warm()) and end with close().
  *
  * Speech the platform synthesised itself carries its text under it (the sandbox phone's callee, offline voices):
  * that is read exactly, as the offline engine reads it, and never sent to PocketSphinx, whose guesses at
@@ -72,6 +72,27 @@ export class LocalSttProvider implements SttProvider {
 
   async open(_options: SttOptions): Promise<SttSession> {
     return new LocalSttSession(this.pool, this.options.timeoutMs, this.maxUtteranceSamples);
+  }
+
+  /**
+   * Starts one recogniser process before any call needs it (the replica's boot): the first utterance of the first
+   * call would otherwise wait for Python and the model, seconds on a busy machine, within its deadline. The rest
+   * start as utterances need them.
+   */
+  async warm(): Promise<void> {
+    const limitMs = this.options.timeoutMs;
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new Error(`the recogniser was not ready within ${limitMs} ms`)),
+        limitMs,
+      );
+    });
+    try {
+      await Promise.race([this.pool.warm(1), late]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   /** Ends the recogniser processes (module destroy). */

@@ -177,9 +177,12 @@ export class PocketSphinxPool {
     return this.queue.length;
   }
 
-  /** Starts every worker and waits until each has loaded the model, so no call pays for it. */
-  async warm(): Promise<void> {
-    while (this.workers.size < this.options.size) this.spawn();
+  /**
+   * Starts workers up to `count` (default all) and waits until each has loaded the model, so no utterance pays
+   * for it. A worker that could not start is gone when this settles.
+   */
+  async warm(count = this.options.size): Promise<void> {
+    while (!this.closed && this.workers.size < Math.min(count, this.options.size)) this.spawn();
     await Promise.all([...this.workers].map((worker) => worker.started));
   }
 
