@@ -1,6 +1,7 @@
 import { AddressInfo } from 'node:net';
 import WebSocket, { WebSocketServer } from 'ws';
 import {
+  ClockSource,
   dtmfTones,
   whiteNoise,
   MULAW_FRAME_BYTES,
@@ -11,6 +12,7 @@ import {
   mulawEncode,
   STREAM_CLOSE_REPLICA_FULL,
   STREAM_CLOSE_REPLICA_FULL_REASON,
+  systemClock,
 } from '@vap/media';
 import { QUIET_DBFS } from './agent-listener';
 import { calleeScript, INTRO_WAIT_MS } from '../callee/callee-scripts';
@@ -464,6 +466,36 @@ describe('SimulatedPhone against a media plane', () => {
       kind: 'stream_failed',
       error: expect.stringContaining('1013 replica full'),
     });
+  });
+
+  it('streams without a break, as a carrier does: the frames missed in a stall go out at once, so they keep the clock', async () => {
+    let stalledMs = 0;
+    const clock: ClockSource = { ...systemClock, now: () => systemClock.now() + stalledMs };
+    const phone = new SimulatedPhone({
+      url,
+      callSid: 'SBcall1',
+      accountSid: 'ACsandbox',
+      customParameters: {},
+      voice,
+      timeScale: TIME_SCALE,
+      clock,
+    });
+    phones.push(phone);
+    const dialledAt = clock.now();
+    const ended = phone.run(silent);
+    const agent = await nextAgent;
+    await agent.until(() => agent.mediaCount() >= 10);
+    // The process stalls for 300 ms of real time: 3 s of media, 150 frames' slots.
+    stalledMs = 300;
+    const before = agent.mediaCount();
+    await agent.until(() => agent.mediaCount() >= before + 150);
+    await phone.disconnect();
+    const { mediaMs } = await ended;
+    const clockMs = (clock.now() - dialledAt) * TIME_SCALE;
+    // The frames sent count the call's time on the clock, the stall's included (a phone that skipped the missed
+    // slots would be 3 s short), give or take the connect and a late timer's last frames.
+    expect(mediaMs).toBeLessThanOrEqual(clockMs);
+    expect(mediaMs).toBeGreaterThan(clockMs - 1000);
   });
 
   it('ends as stream_failed when the upgrade is refused', async () => {

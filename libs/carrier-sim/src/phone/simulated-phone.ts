@@ -121,6 +121,9 @@ export class SimulatedPhone implements PhoneLine {
       send: (frame) => this.tick(frame),
       timeScale: options.timeScale,
       idle: 'silence',
+      // A carrier streams without a break: after a stall of this process the missed frames go out at once, so
+      // the stream's frames (what the platform records, and the duration billed) keep the clock's time.
+      late: 'catch-up',
       clock: options.clock,
     });
   }

@@ -189,6 +189,20 @@ describe('FrameClock', () => {
     expect(sent.filter((s) => !s.silence).map((s) => s.first)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
   });
 
+  it("catching up ('catch-up', a carrier's inbound stream) sends the slots a stall missed at once, in order", () => {
+    const { clock, sent, pacer } = setup({ late: 'catch-up' });
+    for (let i = 1; i <= 10; i++) pacer.enqueue(frame(i));
+    clock.lateBy = [0, 0, 65];
+    pacer.start();
+    clock.advance(200);
+    expect(pacer.stalls).toBe(1);
+    // A frame for every 20 ms slot of the clock's time, the stall's included: 200 ms from the start is 11 slots.
+    expect(sent).toHaveLength(11);
+    expect(sent.filter((s) => !s.silence).map((s) => s.first)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    // The missed slots went out together, at the late tick: a burst, as a network delivers a delayed run.
+    expect(sent.filter((s) => s.at === 1000 + 60 + 65)).toHaveLength(4);
+  });
+
   it('counts underruns only while an utterance is open and unfinished', () => {
     const { clock, sent, pacer } = setup();
     pacer.start();
@@ -318,8 +332,10 @@ describe('FrameClock', () => {
       await new Promise((resolve) => setTimeout(resolve, 5));
     pacer.stop();
     const elapsed = performance.now() - started;
-    // A 5 ms period: never more than one frame per elapsed slot, and the frames keep coming.
+    // A 5 ms period: never more than one frame per elapsed slot, and the frames keep coming. A timer may fire up
+    // to a few ms early by performance.now() (libuv schedules from the loop's cached time, staler on a busy
+    // machine), which can bring the last frame into the slot before: one frame of allowance, not a burst.
     expect(sent.length).toBeGreaterThanOrEqual(5);
-    expect(sent.length).toBeLessThanOrEqual(Math.floor(elapsed / 5) + 1);
+    expect(sent.length).toBeLessThanOrEqual(Math.floor(elapsed / 5) + 2);
   });
 });

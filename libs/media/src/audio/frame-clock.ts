@@ -48,6 +48,13 @@ export interface FrameClockOptions {
    * no timer churn through silences, and no wait of up to a period before an answer's first frame.
    */
   idle?: 'silence' | 'nothing';
+  /**
+   * When the timer fires more than a period late (an event-loop stall): 'skip' the missed slots, so queued audio
+   * is delayed rather than burst into a listener's jitter buffer (the platform's outbound pacing); or 'catch-up':
+   * send a frame for every missed slot at once (up to MAX_CATCH_UP_FRAMES), so the stream never breaks and its
+   * frames count the clock's time, as a carrier's inbound stream does. Default 'skip'.
+   */
+  late?: 'skip' | 'catch-up';
   /** The filler frame, sent as is every idle tick (so never mutate it); defaults to 20 ms of mu-law silence. */
   silenceFrame?: Buffer;
   clock?: ClockSource;
@@ -55,6 +62,9 @@ export interface FrameClockOptions {
   /** How many recent send-time errors the jitter percentiles cover. */
   jitterWindow?: number;
 }
+
+/** Missed slots sent at once at most ('catch-up'): 10 s of media; a longer stall skips the rest. */
+export const MAX_CATCH_UP_FRAMES = 500;
 
 /** What clear() dropped and how much of the cut utterance the caller actually heard. */
 export interface ClearResult {
@@ -72,6 +82,7 @@ export class FrameClock {
   private readonly periodMs: number;
   private readonly realPeriodMs: number;
   private readonly idle: 'silence' | 'nothing';
+  private readonly late: 'skip' | 'catch-up';
   private readonly silenceFrame: Buffer;
   private readonly clock: ClockSource;
   private readonly observer: PacingObserver | undefined;
@@ -112,7 +123,7 @@ export class FrameClock {
   framesSent = 0;
   silenceFramesSent = 0;
   underruns = 0;
-  /** Times the timer fired more than a period late; those slots are skipped rather than sent in a burst. */
+  /** Times the timer fired more than a period late; those slots are skipped, or sent at once ('catch-up'). */
   stalls = 0;
 
   constructor(options: FrameClockOptions) {
@@ -122,6 +133,7 @@ export class FrameClock {
     if (!(timeScale > 0)) throw new RangeError('FrameClock: timeScale must be > 0');
     this.realPeriodMs = this.periodMs / timeScale;
     this.idle = options.idle ?? 'silence';
+    this.late = options.late ?? 'skip';
     this.silenceFrame = options.silenceFrame ?? Buffer.alloc(MULAW_FRAME_BYTES, MULAW_SILENCE);
     this.clock = options.clock ?? systemClock;
     this.observer = options.observer;
@@ -273,10 +285,19 @@ export class FrameClock {
       this.dormant = true;
       return;
     }
-    // More than a period late (event loop stall): skip the missed slots so queued audio is delayed, not burst.
+    // More than a period late (event loop stall): skip the missed slots so queued audio is delayed, not burst;
+    // or, catching up, send them now, so the frames sent keep counting the clock's time.
     const behind = Math.floor((now - this.startedAt) / this.realPeriodMs) + 1;
     if (behind > this.tickIndex) {
       this.stalls++;
+      if (this.late === 'catch-up') {
+        const missed = Math.min(behind - this.tickIndex, MAX_CATCH_UP_FRAMES);
+        for (let i = 0; i < missed && this.running; i++) {
+          this.emit(false);
+          this.tickIndex++;
+        }
+        if (!this.running) return;
+      }
       this.tickIndex = behind;
     }
     const next = this.startedAt + this.tickIndex * this.realPeriodMs;
