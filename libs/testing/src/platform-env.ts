@@ -51,6 +51,10 @@ export const PLATFORM_OWNED_SETTINGS: readonly LauncherSetting[] = [
  */
 export const PLATFORM_DEFAULT_SETTINGS: readonly LauncherSetting[] = [
   { name: 'HOST', sets: '`127.0.0.1`: the apps listen on this machine only' },
+  {
+    name: 'NODE_COMPILE_CACHE',
+    sets: "`tmp/node-compile-cache` in the repository: Node keeps the compiled code of the apps' modules there, so a second start compiles a quarter less (Node's own setting, not the platform's)",
+  },
   { name: 'PUBLIC_BASE_URL', sets: 'the first gateway it started' },
   { name: 'MEDIA_PUBLIC_URL', apps: ['calls', 'voice', 'gateway'], sets: 'the voice app it started' },
   {

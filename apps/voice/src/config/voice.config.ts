@@ -294,7 +294,8 @@ export class VoiceConfig extends BaseServiceConfig {
 
   /**
    * Local speech: recogniser processes of the replica, each holding the model (about 40 MB) and decoding one
-   * utterance at a time; started as calls need them. Unset: one per CPU (at most 16).
+   * utterance at a time; one started while the replica boots, the others as calls need them. Unset: one per CPU
+   * (at most 16).
    */
   @IsOptional()
   @IntSetting({ min: 1, max: 16 }) // MAX_LOCAL_STT_WORKERS
