@@ -35,7 +35,7 @@ export class Person {
     private readonly artifacts: string,
   ) {}
 
-  /** Types as a person does: one key at a time (each key's events in turn), at least 150 ms apart. */
+  /** Types as a person does, one key at a time (each key's events in turn), counting 150 ms a key. */
   async type(field: Locator, text: string): Promise<void> {
     await this.click(field);
     await field.pressSequentially(text);
