@@ -58,6 +58,11 @@ export class Person {
     await target.check();
   }
 
+  /** The machine's time plus the person's own: what a step's seconds are measured on. */
+  private personNow(): number {
+    return Date.now() + this.ownMs;
+  }
+
   /** The target is on the page, and the person takes a second to find it. */
   private async ready(target: Locator): Promise<void> {
     await target.waitFor();
@@ -66,7 +71,7 @@ export class Person {
 
   /** Runs one step of the flow and keeps its wall time. */
   async step<T>(name: string, run: () => Promise<T>): Promise<T> {
-    const started = Date.now() + this.ownMs;
+    const started = this.personNow();
     try {
       return await run();
     } catch (err) {
@@ -76,7 +81,7 @@ export class Person {
         .catch(() => undefined);
       throw err;
     } finally {
-      const seconds = (Date.now() + this.ownMs - started) / 1000;
+      const seconds = (this.personNow() - started) / 1000;
       this.steps.push({ name, seconds });
       process.stdout.write(`[ten-minute test] ${name}: ${seconds.toFixed(1)} s\n`);
     }

@@ -6,7 +6,8 @@
 // and end with a curl with that key. The script makes no API call itself: only the operator's invitation
 // (the operator's part) and the final curl (the person's terminal) leave the browser. A person's pace is counted
 // (150 ms per keystroke, 1 s before every click, added to the machine's time rather than slept: Person); each
-// step's seconds are printed and the total must be under ten minutes. Every page is photographed (tmp/e2e-artifacts/ten-minute/) and checked with axe-core.
+// step's seconds are printed and the total must be under ten minutes. Every page is photographed
+// (tmp/e2e-artifacts/ten-minute/) and checked with axe-core.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
