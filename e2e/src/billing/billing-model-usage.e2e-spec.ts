@@ -65,6 +65,7 @@ describe('model use in calls, session.completed, the ledger and usage', () => {
     receiver = await WebhookReceiver.start();
     world = await VoiceWorld.start({
       name: 'billing_model_usage',
+      services: ['agents', 'calls', 'voice', 'webhooks'],
       // Speech and the deployment's default model stay offline: only the agents' own models are the fakes.
       providers: {},
       env: {

@@ -95,6 +95,7 @@ describe('connectors: customers connect their own accounts', () => {
     receiver = await startHttpsReceiver();
     world = await VoiceWorld.start({
       name: 'connectors',
+      services: ['agents', 'calls', 'voice', 'webhooks'],
       // No AI provider: the offline engines hear, think and speak (a typed line naming a function calls it).
       providers: {},
       // The fake connector listens on loopback with a certificate of the run's test CA.

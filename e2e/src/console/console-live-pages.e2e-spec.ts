@@ -10,7 +10,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { workspaceRoot } from '@vap/testing';
+import { BACKEND_SERVICES, workspaceRoot } from '@vap/testing';
 import { adminApi } from '../../support';
 import { startFunctionServer, type FunctionServer } from '../agents/function-server';
 import { launchBrowser, writeSpokenWav, type LaunchedBrowser, type SpokenWav } from '../../support/browser';
@@ -68,6 +68,8 @@ describe('the console’s live pages in a browser', () => {
     mkdirSync(ARTIFACTS, { recursive: true });
     world = await VoiceWorld.start({
       name: 'console_live',
+      // The console's pages read every service.
+      services: BACKEND_SERVICES,
       // The platform's offline model answers: what a partner's agent does with no model configured.
       providers: { llm: false },
       env: {

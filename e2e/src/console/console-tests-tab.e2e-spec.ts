@@ -7,7 +7,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { workspaceRoot } from '@vap/testing';
+import { BACKEND_SERVICES, workspaceRoot } from '@vap/testing';
 import { launchBrowser, type LaunchedBrowser } from '../../support/browser';
 import { ChatScript, lastUserText } from '../../support/fake-media';
 import { VoiceWorld } from '../voice/voice-fixtures';
@@ -41,7 +41,12 @@ describe('the agent’s Tests tab in a browser', () => {
 
   beforeAll(async () => {
     mkdirSync(ARTIFACTS, { recursive: true });
-    world = await VoiceWorld.start({ name: 'console_tests', providers: { llm: true } });
+    world = await VoiceWorld.start({
+      name: 'console_tests',
+      providers: { llm: true },
+      // The console's pages read every service.
+      services: BACKEND_SERVICES,
+    });
     world.ai.script(script);
     launched = await launchBrowser();
     browser = launched.browser;

@@ -54,7 +54,12 @@ describe('test scenarios and runs', () => {
   let world: VoiceWorld;
 
   beforeAll(async () => {
-    world = await VoiceWorld.start({ name: 'test_runs', providers: { llm: true } });
+    world = await VoiceWorld.start({
+      name: 'test_runs',
+      providers: { llm: true },
+      // The campaigns service runs test runs (its test caller).
+      services: ['agents', 'calls', 'voice', 'campaigns'],
+    });
     world.ai.script(script);
   }, 180_000);
 

@@ -3,7 +3,7 @@
 import { connect, NatsConnection, StringCodec, Subscription } from 'nats';
 import { randomBytes } from 'node:crypto';
 import { decodePcm16WavTracks, Pcm16Tracks } from '@vap/media';
-import { waitFor } from '@vap/testing';
+import { BackendService, waitFor } from '@vap/testing';
 import { adminApi, api, ApiOptions, e2eEnv, OwnPlatform, startOwnPlatform } from '../../support';
 import {
   AnswerOptions,
@@ -162,7 +162,15 @@ export interface VoiceWorldOptions {
    * for every tier: agents choosing their models answer on it.
    */
   platformModels?: string[];
+  /**
+   * The services beside the gateway (default: agents, calls and voice, all a carrier call needs): a spec that
+   * uses another's routes or work (test runs, webhook deliveries, the console's pages) names it.
+   */
+  services?: readonly BackendService[];
 }
+
+/** What a carrier call through the gateway needs: the agent, the call and its media. */
+const CALL_SERVICES: readonly BackendService[] = ['agents', 'calls', 'voice'];
 
 /** The platform, its fakes and a funded partner with both carriers configured. */
 export class VoiceWorld {
@@ -187,6 +195,7 @@ export class VoiceWorld {
     const aiFallback = options.llmFallback ? await startFakeAi('fake-fallback-key-0002') : null;
     const own = await startOwnPlatform({
       name: options.name,
+      services: options.services ?? CALL_SERVICES,
       env: {
         CARRIER_A_BASE_URL: fake.url,
         CARRIER_B_BASE_URL: fake.url,

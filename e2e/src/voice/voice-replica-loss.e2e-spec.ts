@@ -27,6 +27,7 @@ describe('a voice replica that stops mid-call', () => {
     receiver = await startHttpsReceiver();
     world = await VoiceWorld.start({
       name: 'voice_loss',
+      services: ['agents', 'calls', 'voice', 'webhooks'],
       providers: { llm: true },
       // session.completed goes to the receiver on loopback, over HTTPS with the run's test CA.
       env: {

@@ -50,7 +50,10 @@ export interface StartPlatformOptions {
   /** Start each app in its own process group (see StartServiceOptions.ownProcessGroup). */
   ownProcessGroup?: boolean;
   readyTimeoutMs?: number;
-  /** What "started" means for every app (see StartServiceOptions.readyPath); for a partial platform. */
+  /**
+   * What "started" means for every app (see StartServiceOptions.readyPath). Default: each app's readiness, but a
+   * partial platform's gateway is started once it is live, as its readiness asks every service over NATS.
+   */
   readyPath?: StartServiceOptions['readyPath'];
   stopTimeoutMs?: number;
   /** Abandons the start: what was started is stopped and the promise rejects. */
@@ -115,6 +118,9 @@ export async function startPlatform(options: StartPlatformOptions): Promise<Plat
     process.env,
   );
   const env = platformEnv.shared;
+  const partial = BACKEND_SERVICES.some((s) => !services.includes(s));
+  const readyPathOf = (name: PlatformApp) =>
+    options.readyPath ?? (name === 'gateway' && partial ? '/health/live' : '/health/ready');
   const started: ServiceHandle[] = [];
   // One app failing cancels the starts still waiting, instead of letting them run to their timeout.
   const cancel = new AbortController();
@@ -131,7 +137,7 @@ export async function startPlatform(options: StartPlatformOptions): Promise<Plat
         prefixLogs: options.prefixLogs,
         ownProcessGroup: options.ownProcessGroup,
         readyTimeoutMs: options.readyTimeoutMs,
-        readyPath: options.readyPath,
+        readyPath: readyPathOf(name),
         stopTimeoutMs: options.stopTimeoutMs,
         signal,
         rootDir: options.rootDir,
