@@ -17,6 +17,7 @@ describe('calls end when the balance cannot cover them', () => {
   beforeAll(async () => {
     own = await startOwnPlatform({
       name: 'balance-guard',
+      services: ['agents', 'calls', 'voice', 'sandbox-carrier'],
       env: { BALANCE_GUARD_INTERVAL_MS: '500' },
     });
     gateway = own.platform.gatewayUrl;

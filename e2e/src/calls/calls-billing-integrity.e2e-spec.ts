@@ -33,6 +33,7 @@ describe('billing that cannot be evaded or lost', () => {
     fake = await startFakeCarriers();
     own = await startOwnPlatform({
       name: 'billing',
+      services: ['agents', 'calls', 'voice'],
       env: {
         CARRIER_A_BASE_URL: fake.url,
         CARRIER_B_BASE_URL: fake.url,

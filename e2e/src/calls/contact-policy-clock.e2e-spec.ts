@@ -18,7 +18,11 @@ describe('calling windows across a DST change and a day boundary', () => {
   let agentId: string;
 
   beforeAll(async () => {
-    own = await startOwnPlatform({ name: 'policy_clock', env: { CONTACT_POLICY_CLOCK_START: CLOCK_START } });
+    own = await startOwnPlatform({
+      name: 'policy_clock',
+      services: ['agents', 'calls', 'voice', 'sandbox-carrier'],
+      env: { CONTACT_POLICY_CLOCK_START: CLOCK_START },
+    });
     base = own.platform.gatewayUrl;
     const created = await api('/admin/v1/partners', {
       method: 'POST',

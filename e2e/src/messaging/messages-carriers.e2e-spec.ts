@@ -62,6 +62,7 @@ describe('messages on carrier_a and carrier_b', () => {
     receiver = await startHttpsReceiver();
     own = await startOwnPlatform({
       name: 'messages',
+      services: ['agents', 'calls', 'webhooks'],
       env: {
         WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
         NODE_EXTRA_CA_CERTS: process.env.E2E_TLS_CA,

@@ -47,6 +47,7 @@ describe('carriers through a fake carrier', () => {
     decision = await startDecisionServer();
     own = await startOwnPlatform({
       name: 'carriers',
+      services: ['agents', 'calls', 'voice'],
       env: {
         WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
         NODE_EXTRA_CA_CERTS: process.env.E2E_TLS_CA,

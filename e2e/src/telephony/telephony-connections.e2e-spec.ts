@@ -81,6 +81,7 @@ describe('telephony connections', () => {
     fake.addAccount(B);
     own = await startOwnPlatform({
       name: 'telephony-connections',
+      services: ['agents', 'calls', 'voice', 'sandbox-carrier'],
       env: {
         WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
         NODE_EXTRA_CA_CERTS: process.env.E2E_TLS_CA,

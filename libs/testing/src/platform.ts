@@ -188,11 +188,15 @@ export async function startPlatform(options: StartPlatformOptions): Promise<Plat
       services: byName,
       all: () => [...gateways, ...serviceHandles],
       stop() {
-        // Gateways first, so that no new work reaches the services while they drain; then voice, whose
-        // live calls report their end to the calls service, then the rest.
+        // The sandbox carrier first: it stands for the world outside, so the calls it ends report their end
+        // (to the gateway's callbacks) while the platform still hears them. Then the gateways, so that no new
+        // work reaches the services while they drain; then voice, whose live calls report their end to the
+        // calls service, then the rest.
+        const carrier = serviceHandles.filter((h) => h.name === 'sandbox-carrier');
         const voice = serviceHandles.filter((h) => h.name === 'voice');
-        const others = serviceHandles.filter((h) => h.name !== 'voice');
-        stopping ??= stopAll(gateways)
+        const others = serviceHandles.filter((h) => h.name !== 'voice' && h.name !== 'sandbox-carrier');
+        stopping ??= stopAll(carrier)
+          .finally(() => stopAll(gateways))
           .finally(() => stopAll(voice))
           .finally(() => stopAll(others));
         return stopping;
