@@ -36,7 +36,12 @@ const wasm = new WebAssembly.Module(readFileSync(wasmPath));
 const quiet = openSync(devNull, 'w');
 let seq = 0;
 process.on('disconnect', () => process.exit(0));
-process.send({ ready: true });
+// A parent that exits while a job runs closes the channel: the answer has nobody to go to (a callback takes the
+// failure that would otherwise be an uncaught 'error' event and a stack trace in the host's log).
+const reply = (message) => {
+  if (process.connected) process.send(message, () => undefined);
+};
+reply({ ready: true });
 process.on('message', async ({ id, args }) => {
   const file = 'flite-' + process.pid + '-' + seq++ + '.wav';
   try {
@@ -52,9 +57,9 @@ process.on('message', async ({ id, args }) => {
     const instance = await WebAssembly.instantiate(wasm, { wasi_snapshot_preview1: wasi.wasiImport });
     const code = wasi.start(instance);
     if (code !== 0) throw new Error('flite exited with code ' + code);
-    process.send({ id, wav: readFileSync(join(dir, file)) });
+    reply({ id, wav: readFileSync(join(dir, file)) });
   } catch (error) {
-    process.send({ id, error: String((error && error.message) || error) });
+    reply({ id, error: String((error && error.message) || error) });
   } finally {
     rmSync(join(dir, file), { force: true });
   }
