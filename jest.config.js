@@ -34,10 +34,7 @@ module.exports = {
       globalSetup: '<rootDir>/e2e/setup/global-setup.ts',
       globalTeardown: '<rootDir>/e2e/setup/global-teardown.ts',
       // Every answer a spec gets from the gateway is checked against the served OpenAPI document.
-      setupFilesAfterEnv: [
-        '<rootDir>/e2e/setup/response-conformance.ts',
-        '<rootDir>/e2e/setup/retry-once.ts',
-      ],
+      setupFilesAfterEnv: ['<rootDir>/e2e/setup/response-conformance.ts'],
     },
   ],
 };

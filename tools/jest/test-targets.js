@@ -3,7 +3,8 @@
 // the spec files' time by tier with e2e's against the baseline, retried tests, passing assertions against the
 // baseline, and the use case folders still without an integration spec.
 // A report, not a gate: it exits 0 whatever it finds (the test run itself is the gate); `--strict` makes a missed
-// target exit 1. A retried test (e2e still retries a failed test once) is listed with its first failure.
+// target exit 1. A retried test (no tier retries one now; one set up again would show here) is listed with its
+// first failure.
 //
 //   node tools/jest/test-targets.js [jest-results.json] [--npm-test-seconds N] [--strict]
 const fs = require('node:fs');
