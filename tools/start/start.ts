@@ -166,7 +166,8 @@ class Runner {
       ports,
       gatewayPorts: [gatewayPort],
       prefixLogs: true,
-      // Ctrl-C reaches this script only; it stops the gateway first, then the services, then infrastructure.
+      // Ctrl-C reaches this script only; it stops the platform (the sandbox carrier, the gateway, then the
+      // services), then infrastructure.
       ownProcessGroup: true,
       signal: this.abort.signal,
       rootDir: root,
