@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import {
+  BackendService,
   createTestDatabase,
   deleteJetStreamByPrefix,
   freePort,
@@ -11,6 +12,12 @@ import {
   TestDatabase,
 } from '@vap/testing';
 import { E2E_MEDIA_TIME_SCALE, e2eEnv } from './env';
+
+/**
+ * The services a carrier call through the gateway needs: the agent, the call and its media. A spec's platform
+ * adds what else it uses (the sandbox carrier, webhook deliveries, test runs).
+ */
+export const CALL_SERVICES: readonly BackendService[] = ['agents', 'calls', 'voice'];
 
 export interface OwnPlatformOptions extends Omit<
   StartPlatformOptions,

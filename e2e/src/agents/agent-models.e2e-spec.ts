@@ -43,7 +43,6 @@ describe('agent models', () => {
     own = await startOwnPlatform({
       name: 'agent_models',
       services: ['agents'],
-      readyPath: '/health/live',
       env: {
         MODEL_GROQ_BASE_URL: groq.baseUrl,
         MODEL_OPENAI_API_KEY: PLATFORM_OPENAI_KEY,

@@ -25,7 +25,6 @@ describe('custom functions cached on two agents replicas', () => {
       name: 'fn_cache',
       services: ['agents'],
       replicas: { agents: 2 },
-      readyPath: '/health/live',
       // The fake partner listens on 127.0.0.1.
       env: { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', NODE_EXTRA_CA_CERTS: process.env.E2E_TLS_CA ?? '' },
     });

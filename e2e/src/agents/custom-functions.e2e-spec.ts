@@ -914,7 +914,6 @@ describe('custom functions behind the private-network guard', () => {
     own = await startOwnPlatform({
       name: 'fn_guard',
       services: ['agents'],
-      readyPath: '/health/live',
       // As in production: partners' URLs may not reach private, loopback or link-local addresses.
       env: { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'false', NODE_EXTRA_CA_CERTS: process.env.E2E_TLS_CA ?? '' },
     });

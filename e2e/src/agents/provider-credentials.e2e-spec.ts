@@ -64,7 +64,6 @@ describe('provider credentials', () => {
     own = await startOwnPlatform({
       name: 'provider_creds',
       services: ['agents'],
-      readyPath: '/health/live',
       env: {
         SPEECH_OFFLINE_STAND_IN: 'false',
         SPEECH_OPENAI_BASE_URL: `${openai.url}/v1`,

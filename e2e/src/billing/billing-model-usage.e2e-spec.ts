@@ -7,6 +7,7 @@
 // runs on the same model and key.
 import { FakeAnswer, FakeChatServer } from '@vap/llm/testing';
 import { waitFor } from '@vap/testing';
+import { CALL_SERVICES } from '../../support';
 import { botLines, LiveCall, VoiceWorld } from '../voice/voice-fixtures';
 import { verifySignature, WebhookReceiver, WebhookRequest } from '../webhooks/webhook-receiver';
 
@@ -65,7 +66,7 @@ describe('model use in calls, session.completed, the ledger and usage', () => {
     receiver = await WebhookReceiver.start();
     world = await VoiceWorld.start({
       name: 'billing_model_usage',
-      services: ['agents', 'calls', 'voice', 'webhooks'],
+      services: [...CALL_SERVICES, 'webhooks'],
       // Speech and the deployment's default model stay offline: only the agents' own models are the fakes.
       providers: {},
       env: {

@@ -3,7 +3,7 @@
 // hangs up carrier_a and carrier_b calls through their REST APIs, and learns a balance cut from the gateway's
 // partner event, is the calls service's balance-guard integration spec.
 import { waitFor } from '@vap/testing';
-import { api, OwnPlatform, startOwnPlatform } from '../../support';
+import { api, CALL_SERVICES, OwnPlatform, startOwnPlatform } from '../../support';
 import { callee, partnerWithListeningAgent } from './call-fixtures';
 
 const TERMINAL = ['completed', 'failed', 'no_answer', 'busy', 'canceled'];
@@ -17,7 +17,7 @@ describe('calls end when the balance cannot cover them', () => {
   beforeAll(async () => {
     own = await startOwnPlatform({
       name: 'balance-guard',
-      services: ['agents', 'calls', 'voice', 'sandbox-carrier'],
+      services: [...CALL_SERVICES, 'sandbox-carrier'],
       env: { BALANCE_GUARD_INTERVAL_MS: '500' },
     });
     gateway = own.platform.gatewayUrl;

@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import { Platform, waitFor } from '@vap/testing';
-import { adminApi, api, OwnPlatform, startOwnPlatform } from '../../support';
+import { adminApi, api, CALL_SERVICES, OwnPlatform, startOwnPlatform } from '../../support';
 import { CarrierAccount, FakeCarriers, PlacedCall, startFakeCarriers } from '../../support/fake-carriers';
 import { createTestAgent } from '../telephony/telephony-fixtures';
 
@@ -33,7 +33,7 @@ describe('billing that cannot be evaded or lost', () => {
     fake = await startFakeCarriers();
     own = await startOwnPlatform({
       name: 'billing',
-      services: ['agents', 'calls', 'voice'],
+      services: CALL_SERVICES,
       env: {
         CARRIER_A_BASE_URL: fake.url,
         CARRIER_B_BASE_URL: fake.url,

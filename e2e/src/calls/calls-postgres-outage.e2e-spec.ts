@@ -46,7 +46,6 @@ describe('the start of a call when Postgres stops', () => {
       name: 'pg_outage',
       postgresUrl: pg.url,
       services: ['agents', 'calls'],
-      readyPath: '/health/live',
       env: {
         CARRIER_B_BASE_URL: fake.url,
         CARRIER_HTTP_TIMEOUT_MS: '3000',

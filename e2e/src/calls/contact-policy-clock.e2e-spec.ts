@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import { api, OwnPlatform, startOwnPlatform } from '../../support';
+import { api, CALL_SERVICES, OwnPlatform, startOwnPlatform } from '../../support';
 import { VOICE_ID } from './call-fixtures';
 
 /** 01:55 in New York on the day its clocks jump from 02:00 EST to 03:00 EDT (07:00Z); a Sunday. */
@@ -20,7 +20,7 @@ describe('calling windows across a DST change and a day boundary', () => {
   beforeAll(async () => {
     own = await startOwnPlatform({
       name: 'policy_clock',
-      services: ['agents', 'calls', 'voice', 'sandbox-carrier'],
+      services: [...CALL_SERVICES, 'sandbox-carrier'],
       env: { CONTACT_POLICY_CLOCK_START: CLOCK_START },
     });
     base = own.platform.gatewayUrl;

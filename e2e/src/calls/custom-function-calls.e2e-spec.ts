@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, AddressInfo } from 'node:net';
 import { waitFor } from '@vap/testing';
-import { api, ApiOptions, createPartner, OwnPlatform, startOwnPlatform } from '../../support';
+import { api, ApiOptions, CALL_SERVICES, createPartner, OwnPlatform, startOwnPlatform } from '../../support';
 import {
   FunctionRequest,
   FunctionServer,
@@ -410,7 +410,7 @@ describe('a custom function at a private address, in a sandbox call', () => {
     // As in production: partners' URLs may not reach private, loopback or link-local addresses.
     own = await startOwnPlatform({
       name: 'fn_call_guard',
-      services: ['agents', 'calls', 'voice', 'sandbox-carrier'],
+      services: [...CALL_SERVICES, 'sandbox-carrier'],
       env: { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'false', NODE_EXTRA_CA_CERTS: process.env.E2E_TLS_CA ?? '' },
     });
     tap = await EventTap.open(own.prefix);

@@ -15,6 +15,7 @@ import {
   adminApi,
   api,
   browse,
+  CALL_SERVICES,
   CookieJar,
   e2eEnv,
   FakeOAuthServer,
@@ -95,7 +96,7 @@ describe('connectors: customers connect their own accounts', () => {
     receiver = await startHttpsReceiver();
     world = await VoiceWorld.start({
       name: 'connectors',
-      services: ['agents', 'calls', 'voice', 'webhooks'],
+      services: [...CALL_SERVICES, 'webhooks'],
       // No AI provider: the offline engines hear, think and speak (a typed line naming a function calls it).
       providers: {},
       // The fake connector listens on loopback with a certificate of the run's test CA.

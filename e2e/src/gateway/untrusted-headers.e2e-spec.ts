@@ -17,7 +17,6 @@ describe('untrusted request headers', () => {
     own = await startOwnPlatform({
       name: NAME,
       services: ['agents'],
-      readyPath: '/health/live',
       env: {
         // The agents service hands out upload URLs relative to the gateway, which makes them absolute.
         BLOB_SIGNED_URL_BASE: '/api/v2/uploads',

@@ -57,7 +57,6 @@ describe('distributed tracing', () => {
     own = await startOwnPlatform({
       name: 'tracing',
       services: ['agents'],
-      readyPath: '/health/live',
       env: { OTEL_EXPORTER_OTLP_ENDPOINT: collector.url, OTEL_BSP_SCHEDULE_DELAY: '100' },
     });
     platform = own.platform;

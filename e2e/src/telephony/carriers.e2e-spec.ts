@@ -2,7 +2,7 @@
 // calls service shares no commands with the run's) whose carrier base URLs point at a local fake carrier.
 import { Client } from 'pg';
 import { TestDatabase, waitFor } from '@vap/testing';
-import { adminApi, api, OwnPlatform, startOwnPlatform } from '../../support';
+import { adminApi, api, CALL_SERVICES, OwnPlatform, startOwnPlatform } from '../../support';
 import { DecisionServer, startDecisionServer } from '../../support/decision-server';
 import {
   CarrierAccount,
@@ -47,7 +47,7 @@ describe('carriers through a fake carrier', () => {
     decision = await startDecisionServer();
     own = await startOwnPlatform({
       name: 'carriers',
-      services: ['agents', 'calls', 'voice'],
+      services: CALL_SERVICES,
       env: {
         WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
         NODE_EXTRA_CA_CERTS: process.env.E2E_TLS_CA,

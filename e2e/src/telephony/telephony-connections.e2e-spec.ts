@@ -2,7 +2,7 @@
 // the local fake carriers (which serve the account reads a connection test makes: Twilio REST API 2010-04-01
 // for carrier_b, Plivo API v1 for carrier_a).
 import { waitFor } from '@vap/testing';
-import { adminApi, api, OwnPlatform, startOwnPlatform } from '../../support';
+import { adminApi, api, CALL_SERVICES, OwnPlatform, startOwnPlatform } from '../../support';
 import { launchBrowser } from '../../support/browser';
 import { CarrierAccount, FakeCarriers, startFakeCarriers } from '../../support/fake-carriers';
 import { seriousA11yViolations, signInNewOwner } from '../console/console-fixtures';
@@ -81,7 +81,7 @@ describe('telephony connections', () => {
     fake.addAccount(B);
     own = await startOwnPlatform({
       name: 'telephony-connections',
-      services: ['agents', 'calls', 'voice', 'sandbox-carrier'],
+      services: [...CALL_SERVICES, 'sandbox-carrier'],
       env: {
         WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
         NODE_EXTRA_CA_CERTS: process.env.E2E_TLS_CA,

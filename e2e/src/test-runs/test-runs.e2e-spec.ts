@@ -7,7 +7,7 @@
 // fake OpenAI-compatible server scripted below.
 import { randomBytes } from 'node:crypto';
 import { waitFor } from '@vap/testing';
-import { adminApi, api } from '../../support';
+import { adminApi, api, CALL_SERVICES } from '../../support';
 import { ChatScript, lastUserText } from '../../support/fake-media';
 import { VoiceWorld } from '../voice/voice-fixtures';
 
@@ -58,7 +58,7 @@ describe('test scenarios and runs', () => {
       name: 'test_runs',
       providers: { llm: true },
       // The campaigns service runs test runs (its test caller).
-      services: ['agents', 'calls', 'voice', 'campaigns'],
+      services: [...CALL_SERVICES, 'campaigns'],
     });
     world.ai.script(script);
   }, 180_000);

@@ -4,7 +4,15 @@ import { connect, NatsConnection, StringCodec, Subscription } from 'nats';
 import { randomBytes } from 'node:crypto';
 import { decodePcm16WavTracks, Pcm16Tracks } from '@vap/media';
 import { BackendService, waitFor } from '@vap/testing';
-import { adminApi, api, ApiOptions, e2eEnv, OwnPlatform, startOwnPlatform } from '../../support';
+import {
+  adminApi,
+  api,
+  ApiOptions,
+  CALL_SERVICES,
+  e2eEnv,
+  OwnPlatform,
+  startOwnPlatform,
+} from '../../support';
 import {
   AnswerOptions,
   CallbackResult,
@@ -168,9 +176,6 @@ export interface VoiceWorldOptions {
    */
   services?: readonly BackendService[];
 }
-
-/** What a carrier call through the gateway needs: the agent, the call and its media. */
-const CALL_SERVICES: readonly BackendService[] = ['agents', 'calls', 'voice'];
 
 /** The platform, its fakes and a funded partner with both carriers configured. */
 export class VoiceWorld {

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import WebSocket from 'ws';
 import { ServiceHandle, startService, voiceEnvOf, waitFor } from '@vap/testing';
-import { e2eEnv, HttpsReceiver, startHttpsReceiver } from '../../support';
+import { CALL_SERVICES, e2eEnv, HttpsReceiver, startHttpsReceiver } from '../../support';
 import { LiveCall, VoiceWorld } from './voice-fixtures';
 import { voiceScript } from './voice-script';
 
@@ -27,7 +27,7 @@ describe('a voice replica that stops mid-call', () => {
     receiver = await startHttpsReceiver();
     world = await VoiceWorld.start({
       name: 'voice_loss',
-      services: ['agents', 'calls', 'voice', 'webhooks'],
+      services: [...CALL_SERVICES, 'webhooks'],
       providers: { llm: true },
       // session.completed goes to the receiver on loopback, over HTTPS with the run's test CA.
       env: {

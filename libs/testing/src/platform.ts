@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
+import { SERVICE_NAMES } from '@vap/messages';
 import { BACKEND_SERVICES, BackendService, Env, PlatformApp, platformEnvOf } from './platform-env';
 import { freePort } from './ports';
-import { ServiceHandle, startService, StartServiceOptions } from './service';
+import { ServiceHandle, startService } from './service';
 
 /** The ports the apps listen on by default (`npm start`). */
 export const DEFAULT_PORTS: Record<PlatformApp, number> = {
@@ -50,11 +51,6 @@ export interface StartPlatformOptions {
   /** Start each app in its own process group (see StartServiceOptions.ownProcessGroup). */
   ownProcessGroup?: boolean;
   readyTimeoutMs?: number;
-  /**
-   * What "started" means for every app (see StartServiceOptions.readyPath). Default: each app's readiness, but a
-   * partial platform's gateway is started once it is live, as its readiness asks every service over NATS.
-   */
-  readyPath?: StartServiceOptions['readyPath'];
   stopTimeoutMs?: number;
   /** Abandons the start: what was started is stopped and the promise rejects. */
   signal?: AbortSignal;
@@ -118,9 +114,13 @@ export async function startPlatform(options: StartPlatformOptions): Promise<Plat
     process.env,
   );
   const env = platformEnv.shared;
-  const partial = BACKEND_SERVICES.some((s) => !services.includes(s));
+  // Each app counts as started once ready, but the gateway's readiness asks every service behind it over NATS
+  // (its peers: the messaging services but itself): without one of them, the gateway counts once it is live.
+  const gatewayPeersMissing = SERVICE_NAMES.some(
+    (name) => name !== 'gateway' && !services.includes(name as BackendService),
+  );
   const readyPathOf = (name: PlatformApp) =>
-    options.readyPath ?? (name === 'gateway' && partial ? '/health/live' : '/health/ready');
+    name === 'gateway' && gatewayPeersMissing ? '/health/live' : '/health/ready';
   const started: ServiceHandle[] = [];
   // One app failing cancels the starts still waiting, instead of letting them run to their timeout.
   const cancel = new AbortController();
