@@ -1,4 +1,5 @@
 import { mulawDecode, mulawEncode, sineWave } from '@vap/media';
+import { ManualClock } from '@vap/runtime';
 import type { SttProvider, SttSession } from '@vap/speech';
 import { CallerInput, MAX_UTTERANCE_MS, PRE_ROLL_MS, type Utterance } from './caller-input';
 import { MediaTime } from './media-time';
@@ -92,6 +93,37 @@ describe('CallerInput', () => {
     await new Promise((resolve) => setImmediate(resolve));
     expect(heard.map((h) => h.text)).toEqual(['hello']);
     expect(failures).toEqual([]);
+  });
+
+  it('reports the endpoint no sooner after the speech than the silence it waited for, when the audio comes in a burst', async () => {
+    // A minute into the call, every frame of the caller's speech and the silence after it arrives at once (media
+    // time does not move), as after a stall of the carrier or of this process: the speech ended 700 ms of the
+    // caller's audio before the endpoint, whenever its frames arrived.
+    const clock = new ManualClock();
+    const callTime = new MediaTime(1, clock);
+    clock.advance(60_000);
+    const burst = new CallerInput({
+      stt: new ProviderChain([stt]),
+      languages: ['en'],
+      time: callTime,
+      recorder: null,
+      providerTimeoutMs: 1000,
+      maxUtteranceMs: MAX_UTTERANCE_MS,
+      endpointing: FIXED_700_MS,
+      onSpeechStart: (u) => starts.push(u),
+      onUtterance: () => undefined,
+      onFailure: (f) => failures.push(f),
+    });
+    await burst.open();
+    starts.length = 0;
+    for (let i = 0; i < 20; i++) burst.audio(SPEECH);
+    for (let i = 0; i < 40; i++) burst.audio(SILENCE);
+    expect(burst.speaking).toBe(false);
+    const [utterance] = starts;
+    expect(utterance.endpointAtMs).toBe(60_000);
+    expect(utterance.endpointAtMs! - utterance.endedAtMs!).toBeGreaterThanOrEqual(700);
+    await burst.close();
+    callTime.stop();
   });
 
   it('holds the next utterance until STT has finished the previous one, and keeps their order', async () => {

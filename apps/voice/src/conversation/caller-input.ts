@@ -280,7 +280,12 @@ export class CallerInput {
     if (silenceMs < this.endpointer.requiredSilenceMs(utterance.partial)) return;
     utterance.paused = false;
     utterance.endpointAtMs = now;
-    this.endUtterance(utterance.endedAtMs ?? now);
+    // A frame can arrive late, never early: each frame's arrival bounds when the speech really ended from above.
+    // The pause placed it by the frame that showed the pause; the newest frame may bound it earlier (the silence
+    // after it came in a burst, as after a stall of the carrier or of this process), so the endpoint is never
+    // reported as sooner than the silence it waited for.
+    const endedAtMs = this.mediaMsOf(utterance.pauseVadMs, now);
+    this.endUtterance(Math.min(utterance.endedAtMs ?? endedAtMs, endedAtMs));
   }
 
   /**
