@@ -60,8 +60,6 @@ export const NEERJA_VOICE = '72158370-d269-49a5-ae65-8f33fe3b890b';
  */
 export const ALLOY_VOICE = 'cb3d5f44-ded2-4986-a796-91eb40c1bc01';
 export const ALLOY_PROVIDER_VOICE = 'alloy';
-/** The catalog's "Office ambience" background audio. */
-export const OFFICE_AMBIENCE = '30cbc97d-0fef-4928-a683-6886a260cd0b';
 
 export type Provider = 'carrier_a' | 'carrier_b';
 

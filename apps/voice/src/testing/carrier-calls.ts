@@ -23,6 +23,7 @@ import {
   PhoneEnd,
   signCarrierB,
   SimulatedPhone,
+  SimulatedPhoneOptions,
 } from '@vap/carrier-sim';
 import { waitFor } from '@vap/testing';
 import { PeerHandler } from '@vap/testing/integration';
@@ -80,8 +81,11 @@ export class CarrierCall {
     );
   }
 
-  /** The carrier's phone on `url` (default: a fresh stream URL), the upgrade signed as the sandbox carrier signs it. */
-  phone(url = this.streamUrl()): SimulatedPhone {
+  /**
+   * The carrier's phone on `url` (default: a fresh stream URL), the upgrade signed as the sandbox carrier signs it;
+   * `onPlayed` hears each frame its loudspeaker plays.
+   */
+  phone(url = this.streamUrl(), { onPlayed }: Pick<SimulatedPhoneOptions, 'onPlayed'> = {}): SimulatedPhone {
     return new SimulatedPhone({
       url,
       headers: { [CARRIER_B_SIGNATURE_HEADER]: signCarrierB(AUTH_TOKEN, url, {}) },
@@ -91,6 +95,7 @@ export class CarrierCall {
       voice,
       timeScale: this.voiceApp.config.MEDIA_TIME_SCALE,
       onError: (err) => this.scriptErrors.push(err),
+      onPlayed,
     });
   }
 }

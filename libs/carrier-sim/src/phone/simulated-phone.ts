@@ -74,6 +74,11 @@ export interface SimulatedPhoneOptions {
   clock?: ClockSource;
   /** Problems the phone cannot report on the line (a script that threw). */
   onError?: (err: Error) => void;
+  /**
+   * Each 20 ms the loudspeaker played (mu-law), at the media time it ends; `silence` when nothing of the
+   * platform's was queued. For a listener of the audio itself; the phone keeps none of it.
+   */
+  onPlayed?: (frame: Buffer, mediaMs: number, silence: boolean) => void;
 }
 
 /** Thrown into a waiting script when the call ends under it. */
@@ -262,6 +267,7 @@ export class SimulatedPhone implements PhoneLine {
     this.send(this.stream.media(outbound));
     const played = this.playback.next();
     this.mediaMs += FRAME_MS;
+    this.options.onPlayed?.(played.frame, this.mediaMs, played.silence);
     const turn = this.listener.hear(played.frame, this.mediaMs, played.silence);
     if (!played.silence) this.keyDetector.push(played.frame);
     if (turn) this.turns.push(turn);
