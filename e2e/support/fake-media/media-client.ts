@@ -316,32 +316,6 @@ export abstract class MediaStreamClient {
     this.ws?.terminate();
   }
 
-  /** Sends a frame of the test's own making (an unknown event, an oversize one), off the clock. */
-  sendFrame(frame: StreamFrame): void {
-    this.send(frame);
-  }
-
-  /** Sends mu-law audio at once, in `frameBytes` chunks as media frames, however far ahead of the clock. */
-  flood(mulaw: Buffer, frameBytes = MULAW_FRAME_BYTES): void {
-    for (let at = 0; at < mulaw.length; at += frameBytes) {
-      this.send(this.mediaFrame(mulaw.subarray(at, Math.min(mulaw.length, at + frameBytes))));
-    }
-  }
-
-  /** The carrier's side goes quiet: no more frames of any kind, the socket left open and still read. */
-  goSilent(): void {
-    this.stopClock();
-  }
-
-  /** The carrier stops reading the socket (frames and pings pile up unread) while it goes on sending. */
-  stopReading(): void {
-    this.ws?.pause();
-  }
-
-  resumeReading(): void {
-    this.ws?.resume();
-  }
-
   protected abstract signatureHeaders(token: string): Record<string, string>;
   protected abstract startFrames(): object[];
   /** The callee's next chunk of mu-law audio, numbered and stamped by the carrier's counters. */
