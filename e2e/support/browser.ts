@@ -3,10 +3,11 @@
  * playwright-core (which brings no browser of its own), headless, with a fake microphone that plays a WAV
  * file and the permission prompt answered yes.
  */
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { workspaceRoot } from '@vap/testing';
 import {
   closeOfflineSpeech,
   encodePcm16Wav,
@@ -134,4 +135,46 @@ window.start = async (url, audio) => {
 };
 window.VoiceClient = VoiceClient;
 window.ready = true;`;
+}
+
+// Evaluated as a script of its own through the browser's debugging protocol, which the page's CSP does not govern:
+// the console is checked under the policy a partner's browser enforces.
+const AXE_SOURCE = readFileSync(join(workspaceRoot(), 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
+
+/** One rule axe found broken on a page: its id, its impact and the elements that break it (axe's selectors). */
+export interface A11yViolation {
+  id: string;
+  impact: string | null;
+  targets: string[];
+}
+
+/** What axe-core finds broken on the page as it is now (a tab or dialog opened since the last check counts). */
+export async function a11yViolations(page: Page): Promise<A11yViolation[]> {
+  // Once per document: a check after a tab or dialog opened finds axe there already.
+  if (!(await page.evaluate(() => 'axe' in globalThis))) await page.evaluate(AXE_SOURCE);
+  return page.evaluate(async () => {
+    const { axe } = globalThis as unknown as {
+      axe: {
+        run: (options: {
+          resultTypes: string[];
+        }) => Promise<{
+          violations: { id: string; impact: string | null; nodes: { target: unknown[] }[] }[];
+        }>;
+      };
+    };
+    // Only violations are read: axe then details one element of each other kind of result instead of every one.
+    const result = await axe.run({ resultTypes: ['violations'] });
+    return result.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      targets: v.nodes.map((n) => JSON.stringify(n.target)),
+    }));
+  });
+}
+
+/** The page's serious and critical accessibility violations, each as `rule-id (the elements)`. */
+export async function seriousA11yViolations(page: Page): Promise<string[]> {
+  return (await a11yViolations(page))
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.targets.join(', ')})`);
 }

@@ -7,21 +7,12 @@
  * step's seconds are the machine's time plus the person's, one after the other. A person's pauses would overlap
  * the page's own work, so the figure is a bound on the flow as a person lives it, and the run does not sit idle.
  */
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
-import { workspaceRoot } from '@vap/testing';
+import { seriousA11yViolations } from './browser';
 
 export const KEYSTROKE_MS = 150;
 export const CLICK_PAUSE_MS = 1000;
-
-const AXE_SOURCE = readFileSync(join(workspaceRoot(), 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
-
-interface AxeViolation {
-  id: string;
-  impact: string | null;
-  nodes: { target: unknown[] }[];
-}
 
 export class Person {
   readonly steps: { name: string; seconds: number }[] = [];
@@ -88,26 +79,14 @@ export class Person {
   }
 
   /**
-   * Photographs the page as it is now (kept with the run's artifacts) and runs axe-core on it. axe is
-   * evaluated through the browser's debugging protocol, which the console's Content-Security-Policy does not
-   * govern, so the page the person uses keeps its real policy.
+   * Photographs the page as it is now (kept with the run's artifacts) and runs axe-core on it, under the page's
+   * real Content-Security-Policy.
    */
   async seen(name: string): Promise<void> {
     this.shots += 1;
     const file = `${String(this.shots).padStart(2, '0')}-${name}.png`;
     await this.page.screenshot({ path: join(this.artifacts, file), fullPage: true });
-    // A string is evaluated as a script of its own (not the page's eval, which the policy forbids).
-    if (!(await this.page.evaluate(() => 'axe' in globalThis))) await this.page.evaluate(AXE_SOURCE);
-    const found = await this.page.evaluate(async () => {
-      const scope = globalThis as unknown as {
-        axe: { run: (ctx: unknown) => Promise<{ violations: AxeViolation[] }> };
-        document: unknown;
-      };
-      const result = await scope.axe.run(scope.document);
-      return result.violations
-        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-        .map((v) => `${v.id} (${v.nodes.map((n) => JSON.stringify(n.target)).join(', ')})`);
-    });
+    const found = await seriousA11yViolations(this.page);
     this.violations.push(...found.map((v) => `${name}: ${v}`));
   }
 

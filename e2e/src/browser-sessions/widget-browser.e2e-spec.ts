@@ -6,10 +6,14 @@
 // time runs at wall speed: a browser plays in real time.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
-import type { Page } from 'playwright-core';
-import { waitFor, workspaceRoot } from '@vap/testing';
-import { launchBrowser, writeSpokenWav, type LaunchedBrowser, type SpokenWav } from '../../support/browser';
+import { waitFor } from '@vap/testing';
+import {
+  launchBrowser,
+  seriousA11yViolations,
+  writeSpokenWav,
+  type LaunchedBrowser,
+  type SpokenWav,
+} from '../../support/browser';
 import { signInNewOwner } from '../console/console-fixtures';
 import { VoiceWorld } from '../voice/voice-fixtures';
 import { voiceScript } from '../voice/voice-script';
@@ -17,27 +21,12 @@ import { voiceScript } from '../voice/voice-script';
 const INTRO = 'Hello, this is Maya from Acme.';
 const SAID = 'What are your opening hours?';
 const ANSWER = 'You said What are your opening hours.';
-const AXE = join(workspaceRoot(), 'node_modules', 'axe-core', 'axe.min.js');
 
 /** The partner's whole page: the one tag and nothing else of the platform's. */
 function pageHtml(tag: string): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Acme</title></head><body>
 ${tag}
 </body></html>`;
-}
-
-async function seriousViolations(page: Page): Promise<string[]> {
-  await page.addScriptTag({ path: AXE });
-  return page.evaluate(async () => {
-    const result = await (
-      globalThis as unknown as {
-        axe: { run: () => Promise<{ violations: { id: string; impact: string }[] }> };
-      }
-    ).axe.run();
-    return result.violations
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => v.id);
-  });
 }
 
 describe('the one-tag widget in a real browser', () => {
@@ -92,7 +81,7 @@ describe('the one-tag widget in a real browser', () => {
     const form = consolePage.getByRole('form', { name: 'Create a publishable key' });
     expect(await form.getByRole('checkbox', { name: 'Widget Maya' }).isChecked()).toBe(true);
     expect(await form.getByLabel('Pages it may be used from (origins)').inputValue()).toBe(origin);
-    expect(await seriousViolations(consolePage)).toEqual([]);
+    expect(await seriousA11yViolations(consolePage)).toEqual([]);
     await form.getByRole('button', { name: 'Create publishable key' }).click();
     await consolePage.getByText('you just made is filled in').waitFor();
     tag = (await consolePage.getByTestId('embed-widget-snippet').textContent())!.trim();
@@ -101,7 +90,7 @@ describe('the one-tag widget in a real browser', () => {
         `^<script src="${world.gateway}/sdk/widget\\.js" data-agent-id="${agent.id}" data-public-key="pk_live_[A-Za-z0-9_-]{40}"></script>$`,
       ),
     );
-    expect(await seriousViolations(consolePage)).toEqual([]);
+    expect(await seriousA11yViolations(consolePage)).toEqual([]);
     // The API keys page lists it by its prefix, beside the API keys.
     await consolePage.goto(`${world.gateway}/console/keys`);
     await consolePage.getByRole('heading', { name: 'Publishable keys' }).waitFor();
@@ -110,7 +99,7 @@ describe('the one-tag widget in a real browser', () => {
     expect(await consolePage.getByLabel('Name').count()).toBe(1);
     await consolePage.getByRole('button', { name: 'Create a publishable key' }).click();
     await consolePage.getByRole('form', { name: 'Create a publishable key' }).waitFor();
-    expect(await seriousViolations(consolePage)).toEqual([]);
+    expect(await seriousA11yViolations(consolePage)).toEqual([]);
     await consolePage.context().close();
   }, 60_000);
 
@@ -125,7 +114,7 @@ describe('the one-tag widget in a real browser', () => {
     await page.goto(origin);
     const talk = page.getByRole('button', { name: 'Talk to us' });
     await talk.waitFor();
-    expect(await seriousViolations(page)).toEqual([]);
+    expect(await seriousA11yViolations(page)).toEqual([]);
 
     await talk.click();
     await page.getByRole('button', { name: 'End conversation' }).waitFor({ timeout: 20_000 });
@@ -146,7 +135,7 @@ describe('the one-tag widget in a real browser', () => {
     });
     // The conversation region, read out as it grows, passes axe too.
     expect(await page.getByRole('list', { name: 'Conversation' }).getAttribute('aria-live')).toBe('polite');
-    expect(await seriousViolations(page)).toEqual([]);
+    expect(await seriousA11yViolations(page)).toEqual([]);
 
     // Ended from the widget: the session completes, on the key's account, from the page's origin.
     await page.getByRole('button', { name: 'End conversation' }).click();

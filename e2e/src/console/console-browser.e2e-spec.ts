@@ -9,12 +9,11 @@ import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { workspaceRoot } from '@vap/testing';
 import { adminApi, api, createPartner, e2eEnv } from '../../support';
-import { launchBrowser, LaunchedBrowser } from '../../support/browser';
+import { launchBrowser, LaunchedBrowser, seriousA11yViolations } from '../../support/browser';
 import { callee, VOICE_ID } from '../calls/call-fixtures';
 import { ConsoleClient, inviteUser } from './console-fixtures';
 
 const ARTIFACTS = join(workspaceRoot(), 'tmp', 'e2e-artifacts', 'console');
-const AXE = join(workspaceRoot(), 'node_modules', 'axe-core', 'axe.min.js');
 const PASSWORD = 'correct horse battery staple';
 
 describe('the partner console in a browser', () => {
@@ -249,8 +248,7 @@ describe('the partner console in a browser', () => {
   });
 
   it('has no serious or critical accessibility violations on any page', async () => {
-    // axe is injected as a script, which the console's CSP refuses: this context alone bypasses it.
-    const context = await browser.newContext({ bypassCSP: true, storageState: await owner.storageState() });
+    const context = await browser.newContext({ storageState: await owner.storageState() });
     const a11y = await context.newPage();
     const found: string[] = [];
     for (const path of [
@@ -268,17 +266,7 @@ describe('the partner console in a browser', () => {
       await a11y.goto(consoleUrl(path));
       await a11y.locator('main :is(h2, [role=alert])').first().waitFor();
       await a11y.waitForLoadState('networkidle');
-      await a11y.addScriptTag({ path: AXE });
-      const violations = await a11y.evaluate(async () => {
-        const result = await (
-          globalThis as unknown as {
-            axe: { run: () => Promise<{ violations: { id: string; impact: string; nodes: unknown[] }[] }> };
-          }
-        ).axe.run();
-        return result.violations
-          .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-          .map((v) => `${v.id} (${v.nodes.length})`);
-      });
+      const violations = await seriousA11yViolations(a11y);
       found.push(...violations.map((v) => `${path}: ${v}`));
     }
     expect(found).toEqual([]);

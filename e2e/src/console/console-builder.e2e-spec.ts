@@ -10,13 +10,12 @@ import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { workspaceRoot } from '@vap/testing';
 import { api, createPartner, e2eEnv } from '../../support';
-import { launchBrowser, LaunchedBrowser } from '../../support/browser';
+import { launchBrowser, LaunchedBrowser, seriousA11yViolations } from '../../support/browser';
 import { FunctionServer, startFunctionServer } from '../agents/function-server';
 import { VOICE_ID } from '../calls/call-fixtures';
 import { inviteUser } from './console-fixtures';
 
 const ARTIFACTS = join(workspaceRoot(), 'tmp', 'e2e-artifacts', 'console');
-const AXE = join(workspaceRoot(), 'node_modules', 'axe-core', 'axe.min.js');
 const PASSWORD = 'correct horse battery staple';
 /** The seeded catalog voice VOICE_ID: Neerja, en-IN, female. */
 const VOICE_NAME = 'Neerja';
@@ -351,26 +350,12 @@ describe('the console’s agent builder, tools and provider keys in a browser', 
   });
 
   it('has no serious or critical accessibility violations on its pages', async () => {
-    // axe is injected as a script, which the console's CSP refuses: this context alone bypasses it.
-    const a11yContext = await launched.browser.newContext({
-      bypassCSP: true,
-      storageState: await context.storageState(),
-    });
+    const a11yContext = await launched.browser.newContext({ storageState: await context.storageState() });
     const a11y = await a11yContext.newPage();
     const found: string[] = [];
     const check = async (label: string) => {
       await a11y.waitForLoadState('networkidle');
-      await a11y.addScriptTag({ path: AXE });
-      const violations = await a11y.evaluate(async () => {
-        const result = await (
-          globalThis as unknown as {
-            axe: { run: () => Promise<{ violations: { id: string; impact: string; nodes: unknown[] }[] }> };
-          }
-        ).axe.run();
-        return result.violations
-          .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-          .map((v) => `${v.id} (${v.nodes.length})`);
-      });
+      const violations = await seriousA11yViolations(a11y);
       found.push(...violations.map((v) => `${label}: ${v}`));
     };
     for (const path of [

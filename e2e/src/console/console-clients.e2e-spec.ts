@@ -5,8 +5,8 @@ import { randomUUID } from 'node:crypto';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { waitFor } from '@vap/testing';
 import { adminApi, api, createPartner, e2eEnv } from '../../support';
-import { launchBrowser, LaunchedBrowser } from '../../support/browser';
-import { inviteUser, seriousA11yViolations } from './console-fixtures';
+import { launchBrowser, LaunchedBrowser, seriousA11yViolations } from '../../support/browser';
+import { inviteUser } from './console-fixtures';
 
 jest.setTimeout(180_000);
 
@@ -20,7 +20,7 @@ async function signInOwner(browser: Browser, partnerId: string): Promise<Page> {
     name: 'Owner',
     role: 'owner',
   });
-  const context = await browser.newContext({ bypassCSP: true });
+  const context = await browser.newContext();
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: gateway });
   const page = await context.newPage();
   page.on('dialog', (d) => void d.accept());

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { workspaceRoot } from '@vap/testing';
 import { api, createPartner, e2eEnv } from '../../support';
-import { launchBrowser, LaunchedBrowser } from '../../support/browser';
+import { a11yViolations, launchBrowser, LaunchedBrowser } from '../../support/browser';
 import { VOICE_ID } from '../calls/call-fixtures';
 import { inviteUser } from './console-fixtures';
 
@@ -20,7 +20,6 @@ import { inviteUser } from './console-fixtures';
 type Any = any;
 
 const ARTIFACTS = join(workspaceRoot(), 'tmp', 'e2e-artifacts', 'console');
-const AXE = join(workspaceRoot(), 'node_modules', 'axe-core', 'axe.min.js');
 const PASSWORD = 'correct horse battery staple';
 
 describe('the console’s customer connections, messages and the agent’s SMS settings in a browser', () => {
@@ -307,24 +306,14 @@ describe('the console’s customer connections, messages and the agent’s SMS s
   }, 60_000);
 
   it('has no accessibility violations on the new pages', async () => {
-    // axe is injected as a script, which the console's CSP refuses: this context alone bypasses it.
-    const a11yContext = await launched.browser.newContext({
-      bypassCSP: true,
-      storageState: await context.storageState(),
-    });
+    const a11yContext = await launched.browser.newContext({ storageState: await context.storageState() });
     const a11y = await a11yContext.newPage();
     const found: string[] = [];
     const check = async (label: string) => {
       await a11y.waitForLoadState('networkidle');
-      await a11y.addScriptTag({ path: AXE });
-      const violations = await a11y.evaluate(async () => {
-        const result = await (
-          globalThis as unknown as {
-            axe: { run: () => Promise<{ violations: { id: string; impact: string; nodes: unknown[] }[] }> };
-          }
-        ).axe.run();
-        return result.violations.map((v) => `${v.id} ${v.impact} (${v.nodes.length})`);
-      });
+      const violations = (await a11yViolations(a11y)).map(
+        (v) => `${v.id} ${v.impact} (${v.targets.join(', ')})`,
+      );
       found.push(...violations.map((v) => `${label}: ${v}`));
     };
     await a11y.goto(consoleUrl('/connections'));

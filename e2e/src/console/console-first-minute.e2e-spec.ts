@@ -9,9 +9,9 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { workspaceRoot } from '@vap/testing';
 import { api, createPartner, e2eEnv } from '../../support';
-import { launchBrowser, LaunchedBrowser } from '../../support/browser';
+import { launchBrowser, LaunchedBrowser, seriousA11yViolations } from '../../support/browser';
 import { VOICE_ID } from '../calls/call-fixtures';
-import { inviteUser, seriousA11yViolations } from './console-fixtures';
+import { inviteUser } from './console-fixtures';
 
 const ARTIFACTS = join(workspaceRoot(), 'tmp', 'e2e-artifacts', 'console');
 const PASSWORD = 'correct horse battery staple';
@@ -56,8 +56,7 @@ describe('the console’s first minute in a browser', () => {
       name: 'First Minute',
       role: 'owner',
     });
-    // axe is injected as a script, which the console's CSP refuses: this context bypasses it.
-    const context = await launched.browser.newContext({ bypassCSP: true });
+    const context = await launched.browser.newContext();
     page = await context.newPage();
     await page.goto(link);
     await page.getByLabel('Password', { exact: true }).fill(PASSWORD);

@@ -1,6 +1,4 @@
-import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { workspaceRoot } from '@vap/testing';
 import { adminApi, e2eEnv } from '../../support';
 
 /** An operator's invitation of a user to the partner's console: the one-time link it answers. */
@@ -74,19 +72,13 @@ export class ConsoleClient {
   }
 }
 
-const AXE = join(workspaceRoot(), 'node_modules', 'axe-core', 'axe.min.js');
 const OWNER_PASSWORD = 'correct horse battery staple';
 
 /**
  * The only partner of the platform at `gateway` invites an owner, who signs in to its console in a new browser
- * context; the page shows Agents. By default the context bypasses the console's CSP so that axe can be injected
- * (see seriousA11yViolations); `bypassCSP: false` keeps the CSP, as a partner's browser has it.
+ * context with the console's CSP, as a partner's browser has it; the page shows Agents.
  */
-export async function signInNewOwner(
-  browser: Browser,
-  gateway: string,
-  { bypassCSP = true }: { bypassCSP?: boolean } = {},
-): Promise<Page> {
+export async function signInNewOwner(browser: Browser, gateway: string): Promise<Page> {
   const partners = await adminApi('/partners', { baseUrl: gateway });
   const partnerId = partners.body.data.partners[0].id as string;
   const invited = await adminApi(`/partners/${partnerId}/users`, {
@@ -99,7 +91,7 @@ export async function signInNewOwner(
     },
   });
   if (invited.status !== 200) throw new Error(`inviting an owner answered ${invited.status}`);
-  const context = await browser.newContext({ bypassCSP });
+  const context = await browser.newContext();
   const page = await context.newPage();
   // The link on this platform's gateway (a link is the path alone without PUBLIC_BASE_URL).
   await page.goto(`${gateway}${new URL(invited.body.data.invitation_url, gateway).pathname}`);
@@ -108,19 +100,4 @@ export async function signInNewOwner(
   await page.getByRole('button', { name: /sign in/i }).click();
   await page.getByRole('heading', { name: 'Agents' }).waitFor();
   return page;
-}
-
-/** The page's serious and critical accessibility violations, by axe rule id (its context must bypass CSP). */
-export async function seriousA11yViolations(page: Page): Promise<string[]> {
-  await page.addScriptTag({ path: AXE });
-  return page.evaluate(async () => {
-    const result = await (
-      globalThis as unknown as {
-        axe: { run: () => Promise<{ violations: { id: string; impact: string }[] }> };
-      }
-    ).axe.run();
-    return result.violations
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => v.id);
-  });
 }

@@ -13,11 +13,16 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { BACKEND_SERVICES, workspaceRoot } from '@vap/testing';
 import { adminApi } from '../../support';
 import { startFunctionServer, type FunctionServer } from '../agents/function-server';
-import { launchBrowser, writeSpokenWav, type LaunchedBrowser, type SpokenWav } from '../../support/browser';
+import {
+  launchBrowser,
+  seriousA11yViolations,
+  writeSpokenWav,
+  type LaunchedBrowser,
+  type SpokenWav,
+} from '../../support/browser';
 import { VoiceWorld } from '../voice/voice-fixtures';
 
 const ARTIFACTS = join(workspaceRoot(), 'tmp', 'e2e-artifacts', 'console');
-const AXE = join(workspaceRoot(), 'node_modules', 'axe-core', 'axe.min.js');
 const PASSWORD = 'correct horse battery staple';
 const INTRO = 'Hello, this is Maya from Acme.';
 /** What the fake microphone says (the offline recogniser reads the platform's own offline speech only). */
@@ -385,8 +390,7 @@ describe('the console’s live pages in a browser', () => {
   });
 
   it('has no serious or critical accessibility violations on the live pages', async () => {
-    // axe is injected as a script, which the console's CSP refuses: this context alone bypasses it.
-    const context = await browser.newContext({ bypassCSP: true, storageState: await owner.storageState() });
+    const context = await browser.newContext({ storageState: await owner.storageState() });
     const a11y = await context.newPage();
     const found: string[] = [];
     const check = async (path: string, prepare?: () => Promise<void>) => {
@@ -394,17 +398,7 @@ describe('the console’s live pages in a browser', () => {
       await a11y.locator('main :is(h2, [role=alert])').first().waitFor();
       await a11y.waitForLoadState('networkidle');
       await prepare?.();
-      await a11y.addScriptTag({ path: AXE });
-      const violations = await a11y.evaluate(async () => {
-        const result = await (
-          globalThis as unknown as {
-            axe: { run: () => Promise<{ violations: { id: string; impact: string; nodes: unknown[] }[] }> };
-          }
-        ).axe.run();
-        return result.violations
-          .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-          .map((v) => `${v.id} (${v.nodes.length})`);
-      });
+      const violations = await seriousA11yViolations(a11y);
       found.push(...violations.map((v) => `${path}: ${v}`));
     };
     await check('/calls');

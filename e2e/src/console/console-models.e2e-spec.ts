@@ -9,10 +9,10 @@ import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { workspaceRoot } from '@vap/testing';
 import { api, createPartner, e2eEnv } from '../../support';
-import { launchBrowser, LaunchedBrowser } from '../../support/browser';
+import { launchBrowser, LaunchedBrowser, seriousA11yViolations } from '../../support/browser';
 import { FunctionServer, signatureValid, startFunctionServer } from '../agents/function-server';
 import { VOICE_ID } from '../calls/call-fixtures';
-import { inviteUser, seriousA11yViolations } from './console-fixtures';
+import { inviteUser } from './console-fixtures';
 
 const ARTIFACTS = join(workspaceRoot(), 'tmp', 'e2e-artifacts', 'console');
 const PASSWORD = 'correct horse battery staple';
@@ -40,8 +40,7 @@ describe('the console’s model choices in a browser', () => {
       name: 'Models',
       role: 'owner',
     });
-    // axe is injected as a script, which the console's CSP refuses: this context bypasses it.
-    context = await launched.browser.newContext({ bypassCSP: true });
+    context = await launched.browser.newContext();
     page = await context.newPage();
     await page.goto(link);
     await page.getByLabel('Password', { exact: true }).fill(PASSWORD);

@@ -8,15 +8,15 @@ import { join } from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { workspaceRoot } from '@vap/testing';
 import { api, createPartner, e2eEnv } from '../../support';
-import { launchBrowser, LaunchedBrowser } from '../../support/browser';
-import { inviteUser, seriousA11yViolations } from './console-fixtures';
+import { launchBrowser, LaunchedBrowser, seriousA11yViolations } from '../../support/browser';
+import { inviteUser } from './console-fixtures';
 
 const ARTIFACTS = join(workspaceRoot(), 'tmp', 'e2e-artifacts', 'console');
 const PASSWORD = 'correct horse battery staple';
 
-/** Signs in with an invitation link in a new context; axe needs the CSP bypassed to be injected. */
+/** Signs in with an invitation link in a new context. */
 async function signIn(browser: Browser, link: string): Promise<Page> {
-  const context = await browser.newContext({ bypassCSP: true });
+  const context = await browser.newContext();
   const page = await context.newPage();
   await page.goto(link);
   await page.getByLabel('Password', { exact: true }).fill(PASSWORD);

@@ -8,10 +8,10 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { BACKEND_SERVICES, workspaceRoot } from '@vap/testing';
-import { launchBrowser, type LaunchedBrowser } from '../../support/browser';
+import { launchBrowser, type LaunchedBrowser, seriousA11yViolations } from '../../support/browser';
 import { ChatScript, lastUserText } from '../../support/fake-media';
 import { VoiceWorld } from '../voice/voice-fixtures';
-import { seriousA11yViolations, signInNewOwner } from './console-fixtures';
+import { signInNewOwner } from './console-fixtures';
 
 const ARTIFACTS = join(workspaceRoot(), 'tmp', 'e2e-artifacts', 'console');
 const AGENT_NAME = 'Tested Maya';
@@ -53,7 +53,7 @@ describe('the agent’s Tests tab in a browser', () => {
     agentId = (await world.agent({ agent_name: AGENT_NAME, end_call_enabled: true })).id;
 
     // The owner works under the console's CSP, as a partner's browser does; the accessibility check bypasses it.
-    page = await signInNewOwner(browser, world.gateway, { bypassCSP: false });
+    page = await signInNewOwner(browser, world.gateway);
     owner = page.context();
   }, 240_000);
 
@@ -160,7 +160,7 @@ describe('the agent’s Tests tab in a browser', () => {
   }, 300_000);
 
   it('has no serious or critical accessibility violations on the Tests tab and a run', async () => {
-    const context = await browser.newContext({ bypassCSP: true, storageState: await owner.storageState() });
+    const context = await browser.newContext({ storageState: await owner.storageState() });
     const a11y = await context.newPage();
     const found: string[] = [];
     const check = async (path: string, heading: RegExp, prepare?: () => Promise<void>) => {

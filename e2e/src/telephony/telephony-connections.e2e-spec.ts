@@ -3,9 +3,9 @@
 // for carrier_b, Plivo API v1 for carrier_a).
 import { waitFor } from '@vap/testing';
 import { adminApi, api, CALL_SERVICES, OwnPlatform, startOwnPlatform } from '../../support';
-import { launchBrowser } from '../../support/browser';
+import { launchBrowser, seriousA11yViolations } from '../../support/browser';
 import { CarrierAccount, FakeCarriers, startFakeCarriers } from '../../support/fake-carriers';
-import { seriousA11yViolations, signInNewOwner } from '../console/console-fixtures';
+import { signInNewOwner } from '../console/console-fixtures';
 import { createTestAgent } from './telephony-fixtures';
 
 const A: CarrierAccount = {

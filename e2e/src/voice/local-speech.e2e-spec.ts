@@ -16,8 +16,8 @@ import { encodePcm16Wav, resamplePcm16 } from '@vap/media';
 import { LocalSttProvider, WavStreamReader } from '@vap/speech';
 import { LOCAL_VOICE_LANGUAGES } from '@vap/speech/testing';
 import { waitFor } from '@vap/testing';
-import { launchBrowser, type LaunchedBrowser } from '../../support/browser';
-import { seriousA11yViolations, signInNewOwner } from '../console/console-fixtures';
+import { launchBrowser, seriousA11yViolations, type LaunchedBrowser } from '../../support/browser';
+import { signInNewOwner } from '../console/console-fixtures';
 import { FunctionServer, startFunctionServer } from '../agents/function-server';
 import { botLines, userLines, VoiceWorld } from './voice-fixtures';
 

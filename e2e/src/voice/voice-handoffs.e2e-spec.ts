@@ -3,8 +3,8 @@
 // model is the fake OpenAI-compatible server scripted below. What is tested is what the platform gives the next
 // agent's model for each context mode, that the next agent speaks on the same call, and the call's segments,
 // through the API and on the console's call page in a real browser.
-import { launchBrowser } from '../../support/browser';
-import { seriousA11yViolations, signInNewOwner } from '../console/console-fixtures';
+import { launchBrowser, seriousA11yViolations } from '../../support/browser';
+import { signInNewOwner } from '../console/console-fixtures';
 import { ChatCompletionRequest, ChatScript, FAKE_AI_MODELS, lastUserText } from '../../support/fake-media';
 import { botLines, VoiceWorld } from './voice-fixtures';
 

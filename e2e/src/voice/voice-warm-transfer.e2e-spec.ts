@@ -5,9 +5,9 @@
 // agent, who says so and carries on. The call keeps the transfer (legs, outcome, times), call.transferred says it,
 // and the console's call page shows it in a real browser.
 import { waitFor } from '@vap/testing';
-import { launchBrowser } from '../../support/browser';
+import { launchBrowser, seriousA11yViolations } from '../../support/browser';
 import { ChatScript } from '../../support/fake-media';
-import { seriousA11yViolations, signInNewOwner } from '../console/console-fixtures';
+import { signInNewOwner } from '../console/console-fixtures';
 import { LiveCall, TIME_SCALE, VoiceWorld } from './voice-fixtures';
 import { voiceScript } from './voice-script';
 
