@@ -155,9 +155,7 @@ export async function a11yViolations(page: Page): Promise<A11yViolation[]> {
   return page.evaluate(async () => {
     const { axe } = globalThis as unknown as {
       axe: {
-        run: (options: {
-          resultTypes: string[];
-        }) => Promise<{
+        run: (options: { resultTypes: string[] }) => Promise<{
           violations: { id: string; impact: string | null; nodes: { target: unknown[] }[] }[];
         }>;
       };
