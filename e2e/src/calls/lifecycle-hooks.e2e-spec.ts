@@ -7,6 +7,12 @@ import { createTestAgent } from '../telephony/telephony-fixtures';
 import { CampaignsPartner } from '../campaigns/campaign-fixtures';
 import { CallsPartner, callee, EventTap } from './call-fixtures';
 
+/**
+ * The sandbox callee who hears the agent's intro out, then hangs up (suffix 05): what the hooks change shows in the
+ * call and its intro, and the call ends without a conversation nobody here reads.
+ */
+const HANGS_UP_AFTER_INTRO = '05';
+
 /** Recomputes the documented X-Vap-Signature, as a partner's server would. */
 function signatureValid(headers: Record<string, unknown>, rawBody: string, secret: string): boolean {
   const timestamp = String(headers['x-vap-timestamp']);
@@ -278,7 +284,7 @@ describe('lifecycle hooks', () => {
       const before = hookServer.requests.length;
       const res = await partner.start({
         agent_id: agent.id,
-        to_number: callee('42'),
+        to_number: callee(HANGS_UP_AFTER_INTRO),
         client_reference_id: 'hooked-1',
         variables: { first_name: 'Nobody', order_id: 'A-1001' },
       });
@@ -337,7 +343,7 @@ describe('lifecycle hooks', () => {
 
     it('ends a refused call blocked with its reason, undialled and billed nothing', async () => {
       hookServer.answerWith({ body: { action: 'block', reason: 'customer asked not to be called' } });
-      const res = await partner.start({ agent_id: agent.id, to_number: callee('42') });
+      const res = await partner.start({ agent_id: agent.id, to_number: callee(HANGS_UP_AFTER_INTRO) });
       expect(res.status).toBe(200);
       expect(res.body.data).toMatchObject({ status: 'canceled', disposition: 'blocked' });
       const callId: string = res.body.data.call_id;
@@ -369,7 +375,7 @@ describe('lifecycle hooks', () => {
       hook = { ...hook, secret: rotated.body.data.secret };
       hookServer.answerWith({ body: { action: 'block' } });
       const before = hookServer.requests.length;
-      const res = await partner.start({ agent_id: agent.id, to_number: callee('42') });
+      const res = await partner.start({ agent_id: agent.id, to_number: callee(HANGS_UP_AFTER_INTRO) });
       expect(res.body.data.disposition).toBe('blocked');
       const sent = hookServer.requests[before];
       expect(signatureValid(sent.headers, sent.rawBody, hook.secret)).toBe(true);
@@ -380,7 +386,7 @@ describe('lifecycle hooks', () => {
       hookServer.answerWith({ delayMs: 2500, body: { action: 'block' } });
       const goesOn = await partner.start({
         agent_id: agent.id,
-        to_number: callee('42'),
+        to_number: callee(HANGS_UP_AFTER_INTRO),
         variables: { first_name: 'Ravi' },
       });
       expect(goesOn.status).toBe(200);
@@ -394,14 +400,14 @@ describe('lifecycle hooks', () => {
       expect(spoken.session.transcript[0].content).toBe('Hello Ravi, this is Maya from Acme Health.');
 
       expect((await setHook({ failure_action: 'block' })).status).toBe(200);
-      const blocked = await partner.start({ agent_id: agent.id, to_number: callee('42') });
+      const blocked = await partner.start({ agent_id: agent.id, to_number: callee(HANGS_UP_AFTER_INTRO) });
       expect(blocked.body.data).toMatchObject({ status: 'canceled', disposition: 'blocked' });
       const call = (await partner.calls(`/${blocked.body.data.call_id}`)).body.data;
       expect(call.error_message).toMatch(/pre-call hook failed: no answer within 1000 ms/);
 
       // An invalid answer is a failure too.
       hookServer.answerWith({ body: { actoin: 'continue' } });
-      const invalid = await partner.start({ agent_id: agent.id, to_number: callee('42') });
+      const invalid = await partner.start({ agent_id: agent.id, to_number: callee(HANGS_UP_AFTER_INTRO) });
       expect(invalid.body.data.disposition).toBe('blocked');
       const [entry] = await log.of(invalid.body.data.call_id, 'pre_call_hook');
       expect(entry).toMatchObject({ outcome: 'success', status: 200 });
@@ -414,7 +420,7 @@ describe('lifecycle hooks', () => {
       hookServer.answerWith({ delayMs: 600, body: { variables: { first_name: 'Asha' } } });
       const before = hookServer.requests.length;
       const key = `hooked-${randomUUID()}`;
-      const body = { agent_id: agent.id, to_number: callee('77') };
+      const body = { agent_id: agent.id, to_number: callee(HANGS_UP_AFTER_INTRO) };
       // The retry goes once the hook is asked: the first start holds the key by then, whatever the machine's load
       // (a retry sent after a fixed time could overtake a slow first start and be the one that starts the call).
       const firstStart = partner.start(body, { 'Idempotency-Key': key });
@@ -441,7 +447,10 @@ describe('lifecycle hooks', () => {
         expect((await createHook(small.generalKey, { event: 'pre_call', url: server.url })).status).toBe(200);
         server.answerWith({ body: { action: 'block' } });
         for (let i = 0; i < 3; i++) {
-          const blocked = await small.start({ agent_id: smallAgent.id, to_number: callee('77') });
+          const blocked = await small.start({
+            agent_id: smallAgent.id,
+            to_number: callee(HANGS_UP_AFTER_INTRO),
+          });
           expect(blocked.status).toBe(200);
           expect(blocked.body.data).toMatchObject({ status: 'canceled', disposition: 'blocked' });
           expect((await small.calls(`/${blocked.body.data.call_id}`)).body.data.error_message).toBe(
@@ -452,7 +461,7 @@ describe('lifecycle hooks', () => {
         server.answerWith({ body: { variables: { first_name: 'x'.repeat(70 * 1024) } } });
         const big = await small.start({
           agent_id: smallAgent.id,
-          to_number: callee('77'),
+          to_number: callee(HANGS_UP_AFTER_INTRO),
           variables: { first_name: 'Ravi' },
         });
         expect(big.status).toBe(200);
@@ -476,17 +485,20 @@ describe('lifecycle hooks', () => {
         expect(created.status).toBe(200);
         fallback.add(created.body.data.id);
         hookServer.answerWith({ body: {} });
-        const own = await partner.start({ agent_id: agent.id, to_number: callee('77') });
+        const own = await partner.start({ agent_id: agent.id, to_number: callee(HANGS_UP_AFTER_INTRO) });
         expect(own.body.data.disposition).toBeNull();
         expect(defaultServer.requests).toHaveLength(0);
 
         const other = await partner.createAgent();
-        const byDefault = await partner.start({ agent_id: other.id, to_number: callee('77') });
+        const byDefault = await partner.start({
+          agent_id: other.id,
+          to_number: callee(HANGS_UP_AFTER_INTRO),
+        });
         expect(byDefault.body.data).toMatchObject({ status: 'canceled', disposition: 'blocked' });
         expect(defaultServer.requests).toHaveLength(1);
 
         expect((await setHook({ enabled: false })).status).toBe(200);
-        const off = await partner.start({ agent_id: agent.id, to_number: callee('77') });
+        const off = await partner.start({ agent_id: agent.id, to_number: callee(HANGS_UP_AFTER_INTRO) });
         expect(off.body.data.disposition).toBeNull();
         expect(defaultServer.requests).toHaveLength(1);
         for (const c of [own, byDefault, off]) await tap.sessionCompleted(c.body.data.call_id);
@@ -531,7 +543,7 @@ describe('lifecycle hooks', () => {
       server.answerWith({ body: { crm_id: 'CRM-42', saved: true } });
       const res = await partner.start({
         agent_id: agent.id,
-        to_number: callee('42'),
+        to_number: callee(HANGS_UP_AFTER_INTRO),
         variables: { customer_name: 'Asha' },
       });
       const callId: string = res.body.data.call_id;
@@ -689,7 +701,7 @@ describe('lifecycle hooks', () => {
       expect(hook.status).toBe(200);
       server.answerWith({ body: { action: 'block', reason: 'already a customer' } });
       const campaign = await partner.createCampaign({ retry_count: 2, retry_delays_minutes: [1] });
-      const numbers = [callee('42'), callee('42')];
+      const numbers = [callee(HANGS_UP_AFTER_INTRO), callee(HANGS_UP_AFTER_INTRO)];
       expect(
         (await partner.addContacts(campaign.campaign_id, numbers, { customer_name: 'Asha' })).status,
       ).toBe(200);
