@@ -2,6 +2,9 @@ import { adminApi, api, createPartner } from '../../support';
 import { CallsPartner, callee, EventTap } from '../calls/call-fixtures';
 import { CampaignsPartner, Loose } from '../campaigns/campaign-fixtures';
 
+/** The sandbox callee who hears the intro out, then hangs up (suffix 05): an answered, billed call in seconds. */
+const HANGS_UP_AFTER_INTRO = '05';
+
 // Sandbox calls run a few seconds of conversation each, then post-call processing: beyond Jest's 60 s when
 // the machine is loaded.
 jest.setTimeout(180_000);
@@ -100,9 +103,9 @@ describe('billing transactions and usage', () => {
     const a = (await partner.createAgent()) as Loose;
     const b = (await partner.createAgent()) as Loose;
     const placed = [
-      await partner.start({ agent_id: a.id, to_number: callee('42') }),
-      await partner.start({ agent_id: a.id, to_number: callee('42') }),
-      await partner.start({ agent_id: b.id, to_number: callee('42') }),
+      await partner.start({ agent_id: a.id, to_number: callee(HANGS_UP_AFTER_INTRO) }),
+      await partner.start({ agent_id: a.id, to_number: callee(HANGS_UP_AFTER_INTRO) }),
+      await partner.start({ agent_id: b.id, to_number: callee(HANGS_UP_AFTER_INTRO) }),
     ].map((r) => r.body.data.call_id as string);
     const missed = (await partner.start({ agent_id: a.id, to_number: callee('01') })).body.data.call_id;
     const completed = new Map<string, Loose>();
@@ -234,8 +237,8 @@ describe('billing transactions and usage', () => {
     const partner = await CallsPartner.create({ balance_inr: 50 });
     const agent = (await partner.createAgent()) as Loose;
     const ids = [
-      await partner.start({ agent_id: agent.id, to_number: callee('42') }),
-      await partner.start({ agent_id: agent.id, to_number: callee('42') }),
+      await partner.start({ agent_id: agent.id, to_number: callee(HANGS_UP_AFTER_INTRO) }),
+      await partner.start({ agent_id: agent.id, to_number: callee(HANGS_UP_AFTER_INTRO) }),
     ].map((r) => r.body.data.call_id as string);
     for (const id of ids) {
       // The voice service's end report named no platform-paid provider, and session.completed says so.
@@ -276,7 +279,7 @@ describe('billing transactions and usage', () => {
   it('names the campaign of a campaign’s calls, and groups usage by it', async () => {
     const partner = await CampaignsPartner.create();
     const c = await partner.createCampaign();
-    await partner.addContacts(c.campaign_id, [callee('42')]);
+    await partner.addContacts(c.campaign_id, [callee(HANGS_UP_AFTER_INTRO)]);
     expect((await partner.start(c.campaign_id)).status).toBe(200);
     const [charge] = await untilCharges(partner.key, 1);
     expect(charge).toMatchObject({ type: 'charge', campaign_id: c.campaign_id, agent_id: partner.agent.id });
