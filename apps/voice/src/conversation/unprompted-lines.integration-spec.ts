@@ -158,10 +158,10 @@ describe('what the agent says unprompted on a carrier_b call', () => {
     expect(botLines(calls.transcript(quiet.call.callId)).map((l) => l.content)).not.toContain(
       'Please hold on a moment.',
     );
-    // The model offered the transfer to both agents and chose it on the caller's words.
-    expect(
-      model().chats.filter((c) => c.messages.at(-1)?.content === 'I need a human.').length,
-    ).toBeGreaterThanOrEqual(2);
+    // Both agents were offered the transfer on the caller's words (the scripted model takes it when offered).
+    const asked = model().chats.filter((c) => c.messages.at(-1)?.content === 'I need a human.');
+    expect(asked.length).toBeGreaterThanOrEqual(2);
+    for (const chat of asked) expect(chat.tools.map((t) => t.function?.name)).toContain('transfer_call');
     await hangUp(quiet.call, quiet.run);
   });
 });

@@ -44,8 +44,6 @@ function framesOf(carrier: MediaStreamCarrier, callId: string): CarrierFrames {
 }
 
 export class RawCarrierStream {
-  /** How many text frames the platform sent. */
-  received = 0;
   readonly closed: Promise<StreamClose>;
   private readonly socket: WebSocket;
   private readonly frames: CarrierFrames;
@@ -57,10 +55,9 @@ export class RawCarrierStream {
     callId: string;
     /** MEDIA_TIME_SCALE of the service under test. */
     timeScale: number;
-    headers?: Record<string, string>;
   }) {
     this.frames = framesOf(options.carrier, options.callId);
-    this.socket = new WebSocket(options.url, { headers: options.headers, handshakeTimeout: 10_000 });
+    this.socket = new WebSocket(options.url, { handshakeTimeout: 10_000 });
     // As the carrier's phone does: silence when the caller says nothing, missed frames sent after a stall.
     this.clock = new FrameClock({
       send: (frame) => this.send(this.frames.media(frame)),
@@ -70,7 +67,6 @@ export class RawCarrierStream {
     });
     this.socket.on('message', (data, isBinary) => {
       if (isBinary) return;
-      this.received++;
       const answer = this.frames.played(JSON.parse(data.toString()) as object);
       if (answer) this.send(answer);
     });
@@ -80,6 +76,7 @@ export class RawCarrierStream {
         resolve({ code, reason: reason.toString() });
       }),
     );
+    // A refused upgrade rejects open(); a socket that breaks later is seen on `closed`.
     this.socket.on('error', () => undefined);
   }
 
