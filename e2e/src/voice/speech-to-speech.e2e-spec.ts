@@ -238,6 +238,9 @@ describe('agents on speech-to-speech models', () => {
         latency_ms: expect.any(Number),
       },
     ]);
+    // The person hangs up once the answer has played out (its line is written then): ended in the middle of it,
+    // the transcript would rightly keep only what was heard.
+    await page.waitForAgentLine('Your order has shipped.');
     page.send({ type: 'end' });
     await page.closed;
     const ended = await waitFor(
