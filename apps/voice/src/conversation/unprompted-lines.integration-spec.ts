@@ -119,7 +119,11 @@ describe('what the agent says unprompted on a carrier_b call', () => {
     const capSecs = 45;
     const { call, run } = await dial({ maxCallDurationSecs: capSecs });
     const [, wrapUp, farewell] = await agentLines(call, 3);
-    expect([wrapUp.content, farewell.content]).toEqual([Phrases.wrapUp, Phrases.maxDurationFarewell]);
+    expect(wrapUp.content).toBe(Phrases.wrapUp);
+    // A farewell still playing when the cap nears is cut there rather than billed past it (a busy machine's late
+    // frames): the line is what played of it.
+    expect(farewell.content.length).toBeGreaterThan(0);
+    expect(Phrases.maxDurationFarewell.startsWith(farewell.content)).toBe(true);
     // Timers fire late, never early; media time since the stream opened.
     expect(wrapUp.atMs).toBeGreaterThanOrEqual((capSecs - WRAP_UP_LEAD_SECS) * 1000);
     expect(wrapUp.atMs).toBeLessThan((capSecs - WRAP_UP_LEAD_SECS + 5) * 1000);
