@@ -72,9 +72,7 @@ describe('what the agent says unprompted on a carrier_b call', () => {
     );
 
   async function hangUp(call: CarrierCall, run: PhoneRun): Promise<void> {
-    run.phone.hangUp();
-    await run.ended;
-    await waitFor(() => calls.ended(call.callId)[0], { description: 'the stream reported ended' });
+    await calls.hangUp(call, run);
     expect(call.scriptErrors).toEqual([]);
   }
 

@@ -9,7 +9,7 @@ import { voiceScript } from '@vap/llm/testing';
 import { waitFor } from '@vap/testing';
 import { CarrierCall, CarrierCalls } from '../testing/carrier-calls';
 import { RawCarrierStream } from '../testing/raw-carrier-stream';
-import { useVoiceWithScriptedModel } from '../testing/voice-integration';
+import { useVoiceWithScriptedModel, voiceMetricSum } from '../testing/voice-integration';
 
 const INTRO = 'Hello, this is Maya from Acme.';
 const TIME_SCALE = 8;
@@ -51,17 +51,7 @@ describe('media stream bounds', () => {
     return { call, stream };
   }
 
-  /** The sum of a counter's series on the voice service's /metrics, optionally those with a label value. */
-  async function voiceCounter(name: string, label?: string): Promise<number> {
-    const text = await (await fetch(`${voice.url}/metrics`)).text();
-    let sum = 0;
-    for (const line of text.split('\n')) {
-      if (!line.startsWith(name) || (line[name.length] !== ' ' && line[name.length] !== '{')) continue;
-      if (label && !line.includes(label)) continue;
-      sum += Number(line.slice(line.lastIndexOf(' ') + 1));
-    }
-    return sum;
-  }
+  const voiceCounter = (name: string, label?: string) => voiceMetricSum(voice, name, label);
 
   /** The reason the voice service hung the call up with. */
   const hangUpReason = async (call: CarrierCall) =>

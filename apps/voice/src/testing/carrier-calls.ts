@@ -174,6 +174,13 @@ export class CarrierCalls {
     );
   }
 
+  /** The callee hangs up: resolves once the phone's side has ended and the voice service reported the stream ended. */
+  async hangUp(call: CarrierCall, run: PhoneRun): Promise<void> {
+    run.phone.hangUp();
+    await run.ended;
+    await waitFor(() => this.ended(call.callId)[0], { description: 'the stream reported ended' });
+  }
+
   attaches(callId: string): VoiceAttachRequest[] {
     return this.sent<VoiceAttachRequest>(Subjects.calls.voiceAttach, callId);
   }

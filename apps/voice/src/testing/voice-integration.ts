@@ -80,3 +80,19 @@ export function useVoiceWithScriptedModel(
     },
   };
 }
+
+/** The sum of a metric's series on the voice service's /metrics, only those with `label` (`name="value"`) when given. */
+export async function voiceMetricSum(
+  voice: IntegrationApp<VoiceConfig>,
+  name: string,
+  label?: string,
+): Promise<number> {
+  const text = await (await fetch(`${voice.url}/metrics`)).text();
+  let sum = 0;
+  for (const line of text.split('\n')) {
+    if (!line.startsWith(name) || (line[name.length] !== ' ' && line[name.length] !== '{')) continue;
+    if (label && !line.includes(label)) continue;
+    sum += Number(line.slice(line.lastIndexOf(' ') + 1));
+  }
+  return sum;
+}

@@ -4,7 +4,6 @@
 // press the menu option the agent's prompt names. carrier_a's REST route for the agent's keys is the e2e spec's.
 import { AgentSnapshot, Subjects } from '@vap/messages';
 import { SimulatedPhone } from '@vap/carrier-sim';
-import { waitFor } from '@vap/testing';
 import { useIntegrationApp } from '@vap/testing/integration';
 import { CarrierCall, CarrierCalls, PhoneRun } from '../../testing/carrier-calls';
 import { startVoice } from '../../testing/voice-integration';
@@ -35,11 +34,7 @@ describe('DTMF on a carrier_b call', () => {
 
   /** The callee hangs up; the call's transcript once the voice service reported the stream ended. */
   async function hangUp(call: CarrierCall, run: PhoneRun): Promise<[string, string][]> {
-    run.phone.hangUp();
-    await run.ended;
-    await waitFor(() => calls.ended(call.callId).length > 0 || undefined, {
-      description: 'the stream reported ended',
-    });
+    await calls.hangUp(call, run);
     expect(call.scriptErrors).toEqual([]);
     return calls
       .transcript(call.callId)

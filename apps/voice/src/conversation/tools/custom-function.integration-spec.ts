@@ -256,11 +256,7 @@ describe('custom functions called by the model on a carrier_b call', () => {
 
   /** The caller hangs up; once the voice service reported the stream ended. */
   async function hangUp(call: CarrierCall, run: PhoneRun): Promise<void> {
-    run.phone.hangUp();
-    await run.ended;
-    await waitFor(() => calls.ended(call.callId).length > 0 || undefined, {
-      description: 'the stream reported ended',
-    });
+    await calls.hangUp(call, run);
     expect(call.scriptErrors).toEqual([]);
   }
 

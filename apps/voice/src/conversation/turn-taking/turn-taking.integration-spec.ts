@@ -8,7 +8,7 @@ import { spokenAudio, voiceBuzz } from '@vap/carrier-sim';
 import { EARLY_ANSWER, LONG_REPLY, voiceScript } from '@vap/llm/testing';
 import { waitFor } from '@vap/testing';
 import { CarrierCall, CarrierCalls, PhoneRun } from '../../testing/carrier-calls';
-import { useVoiceWithScriptedModel } from '../../testing/voice-integration';
+import { useVoiceWithScriptedModel, voiceMetricSum } from '../../testing/voice-integration';
 
 const INTRO = 'Hello, this is Maya from Acme.';
 const REPLY = LONG_REPLY.join(' ');
@@ -31,16 +31,9 @@ describe('turn-taking on a carrier_b call', () => {
     calls = new CarrierCalls(voice);
   });
 
-  /** The sum of a counter's series on the voice service's /metrics with a label value. */
-  async function turnTakingEvents(event: string): Promise<number> {
-    const res = await fetch(`${voice.url}/metrics`);
-    let sum = 0;
-    for (const line of (await res.text()).split('\n')) {
-      if (line.startsWith('voice_turn_taking_events_total{') && line.includes(`event="${event}"`))
-        sum += Number(line.slice(line.lastIndexOf(' ') + 1));
-    }
-    return sum;
-  }
+  /** How many times the voice service counted the turn-taking decision `event`. */
+  const turnTakingEvents = (event: string) =>
+    voiceMetricSum(voice, 'voice_turn_taking_events_total', `event="${event}"`);
 
   /** The caller says `text`: the voice with the offline text signal under it, as the e2e's carriers speak. */
   const say = (run: PhoneRun, text: string) => run.phone.play(spokenAudio(text));
@@ -85,11 +78,7 @@ describe('turn-taking on a carrier_b call', () => {
   }
 
   async function hangUp(call: CarrierCall, run: PhoneRun): Promise<void> {
-    run.phone.hangUp();
-    await run.ended;
-    await waitFor(() => calls.ended(call.callId).length > 0 || undefined, {
-      description: 'the stream reported ended',
-    });
+    await calls.hangUp(call, run);
     expect(call.scriptErrors).toEqual([]);
   }
 
