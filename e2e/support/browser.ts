@@ -6,8 +6,8 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { workspaceRoot } from '@vap/testing';
+import { chromium, type Browser, type Page, type Request } from 'playwright-core';
+import { waitFor, workspaceRoot } from '@vap/testing';
 import {
   closeOfflineSpeech,
   encodePcm16Wav,
@@ -175,4 +175,46 @@ export async function seriousA11yViolations(page: Page): Promise<string[]> {
   return (await a11yViolations(page))
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${v.id} (${v.targets.join(', ')})`);
+}
+
+/** What a page keeps open for as long as it is shown, rather than loading and finishing. */
+const HELD_OPEN = new Set(['media', 'eventsource', 'websocket']);
+const QUIET_MS = 500;
+
+export interface NetworkWatch {
+  /**
+   * Resolves once no request the page loads with has been in flight for 500 ms: what Playwright's networkidle
+   * waits for, less the requests a page holds open while shown. A call page's recording is one: Chromium reads
+   * the <audio> element's metadata, then leaves its request pending until it drops it some 15 s later.
+   */
+  quiet(timeoutMs?: number): Promise<void>;
+}
+
+/** Follows the page's requests from now on (before the navigation whose loading is waited for). */
+export function watchNetwork(page: Page): NetworkWatch {
+  const inFlight = new Set<Request>();
+  let changedAt = Date.now();
+  page.on('request', (request) => {
+    if (HELD_OPEN.has(request.resourceType())) return;
+    inFlight.add(request);
+    changedAt = Date.now();
+  });
+  const done = (request: Request) => {
+    if (inFlight.delete(request)) changedAt = Date.now();
+  };
+  page.on('requestfinished', done);
+  page.on('requestfailed', done);
+  return {
+    async quiet(timeoutMs = 30_000) {
+      await waitFor(
+        () => {
+          // Thrown, the requests still out are quoted if the wait times out.
+          if (inFlight.size > 0)
+            throw new Error(`in flight: ${[...inFlight].map((r) => r.url()).join(', ')}`);
+          return Date.now() - changedAt >= QUIET_MS ? true : undefined;
+        },
+        { timeoutMs, intervalMs: 50, description: "the page's requests to finish" },
+      );
+    },
+  };
 }

@@ -9,7 +9,13 @@ import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { workspaceRoot } from '@vap/testing';
 import { adminApi, api, createPartner, e2eEnv } from '../../support';
-import { launchBrowser, LaunchedBrowser, seriousA11yViolations } from '../../support/browser';
+import {
+  launchBrowser,
+  LaunchedBrowser,
+  seriousA11yViolations,
+  watchNetwork,
+  type NetworkWatch,
+} from '../../support/browser';
 import { callee, VOICE_ID } from '../calls/call-fixtures';
 import { ConsoleClient, inviteUser } from './console-fixtures';
 
@@ -23,6 +29,7 @@ describe('the partner console in a browser', () => {
   let apiKey: string;
   let owner: BrowserContext;
   let page: Page;
+  let network: NetworkWatch;
   const consoleUrl = (path = '') => `${e2eEnv().gatewayUrl}/console${path}`;
   const shot = (name: string) => page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
 
@@ -36,6 +43,7 @@ describe('the partner console in a browser', () => {
 
     owner = await browser.newContext();
     page = await owner.newPage();
+    network = watchNetwork(page);
   }, 60_000);
 
   afterAll(async () => {
@@ -164,7 +172,7 @@ describe('the partner console in a browser', () => {
     ]) {
       await page.getByRole('link', { name: link }).click();
       await page.getByRole('heading', { name: heading, exact: true }).waitFor();
-      await page.waitForLoadState('networkidle');
+      await network.quiet();
       await shot(name);
     }
   });
@@ -250,6 +258,7 @@ describe('the partner console in a browser', () => {
   it('has no serious or critical accessibility violations on any page', async () => {
     const context = await browser.newContext({ storageState: await owner.storageState() });
     const a11y = await context.newPage();
+    const a11yNetwork = watchNetwork(a11y);
     const found: string[] = [];
     for (const path of [
       '/agents',
@@ -265,7 +274,7 @@ describe('the partner console in a browser', () => {
     ]) {
       await a11y.goto(consoleUrl(path));
       await a11y.locator('main :is(h2, [role=alert])').first().waitFor();
-      await a11y.waitForLoadState('networkidle');
+      await a11yNetwork.quiet();
       const violations = await seriousA11yViolations(a11y);
       found.push(...violations.map((v) => `${path}: ${v}`));
     }

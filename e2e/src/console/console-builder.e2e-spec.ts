@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { workspaceRoot } from '@vap/testing';
 import { api, createPartner, e2eEnv } from '../../support';
-import { launchBrowser, LaunchedBrowser, seriousA11yViolations } from '../../support/browser';
+import { launchBrowser, LaunchedBrowser, seriousA11yViolations, watchNetwork } from '../../support/browser';
 import { FunctionServer, startFunctionServer } from '../agents/function-server';
 import { VOICE_ID } from '../calls/call-fixtures';
 import { inviteUser } from './console-fixtures';
@@ -352,9 +352,10 @@ describe('the console’s agent builder, tools and provider keys in a browser', 
   it('has no serious or critical accessibility violations on its pages', async () => {
     const a11yContext = await launched.browser.newContext({ storageState: await context.storageState() });
     const a11y = await a11yContext.newPage();
+    const network = watchNetwork(a11y);
     const found: string[] = [];
     const check = async (label: string) => {
-      await a11y.waitForLoadState('networkidle');
+      await network.quiet();
       const violations = await seriousA11yViolations(a11y);
       found.push(...violations.map((v) => `${label}: ${v}`));
     };

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { workspaceRoot } from '@vap/testing';
 import { api, createPartner, e2eEnv } from '../../support';
-import { a11yViolations, launchBrowser, LaunchedBrowser } from '../../support/browser';
+import { a11yViolations, launchBrowser, LaunchedBrowser, watchNetwork } from '../../support/browser';
 import { VOICE_ID } from '../calls/call-fixtures';
 import { inviteUser } from './console-fixtures';
 
@@ -308,9 +308,10 @@ describe('the console’s customer connections, messages and the agent’s SMS s
   it('has no accessibility violations on the new pages', async () => {
     const a11yContext = await launched.browser.newContext({ storageState: await context.storageState() });
     const a11y = await a11yContext.newPage();
+    const network = watchNetwork(a11y);
     const found: string[] = [];
     const check = async (label: string) => {
-      await a11y.waitForLoadState('networkidle');
+      await network.quiet();
       const violations = (await a11yViolations(a11y)).map(
         (v) => `${v.id} ${v.impact} (${v.targets.join(', ')})`,
       );

@@ -16,6 +16,7 @@ import { startFunctionServer, type FunctionServer } from '../agents/function-ser
 import {
   launchBrowser,
   seriousA11yViolations,
+  watchNetwork,
   writeSpokenWav,
   type LaunchedBrowser,
   type SpokenWav,
@@ -392,11 +393,12 @@ describe('the console’s live pages in a browser', () => {
   it('has no serious or critical accessibility violations on the live pages', async () => {
     const context = await browser.newContext({ storageState: await owner.storageState() });
     const a11y = await context.newPage();
+    const network = watchNetwork(a11y);
     const found: string[] = [];
     const check = async (path: string, prepare?: () => Promise<void>) => {
       await a11y.goto(consoleUrl(path));
       await a11y.locator('main :is(h2, [role=alert])').first().waitFor();
-      await a11y.waitForLoadState('networkidle');
+      await network.quiet();
       await prepare?.();
       const violations = await seriousA11yViolations(a11y);
       found.push(...violations.map((v) => `${path}: ${v}`));

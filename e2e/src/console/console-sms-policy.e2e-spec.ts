@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { workspaceRoot } from '@vap/testing';
 import { api, createPartner, e2eEnv } from '../../support';
-import { launchBrowser, LaunchedBrowser, seriousA11yViolations } from '../../support/browser';
+import { launchBrowser, LaunchedBrowser, seriousA11yViolations, watchNetwork } from '../../support/browser';
 import { inviteUser } from './console-fixtures';
 
 const ARTIFACTS = join(workspaceRoot(), 'tmp', 'e2e-artifacts', 'console');
@@ -181,8 +181,9 @@ describe('the console’s SMS destination policy on the Messages page in a brows
   }, 60_000);
 
   it('has no serious or critical accessibility violations on the Messages page, errors shown or not', async () => {
+    const network = watchNetwork(page);
     await openMessages(page);
-    await page.waitForLoadState('networkidle');
+    await network.quiet();
     const found = (await seriousA11yViolations(page)).map((v) => `/messages: ${v}`);
     await perDay().fill('0');
     await countries().fill('India');

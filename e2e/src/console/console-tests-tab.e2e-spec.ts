@@ -8,7 +8,12 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { BACKEND_SERVICES, workspaceRoot } from '@vap/testing';
-import { launchBrowser, type LaunchedBrowser, seriousA11yViolations } from '../../support/browser';
+import {
+  launchBrowser,
+  type LaunchedBrowser,
+  seriousA11yViolations,
+  watchNetwork,
+} from '../../support/browser';
 import { ChatScript, lastUserText } from '../../support/fake-media';
 import { VoiceWorld } from '../voice/voice-fixtures';
 import { signInNewOwner } from './console-fixtures';
@@ -162,11 +167,12 @@ describe('the agent’s Tests tab in a browser', () => {
   it('has no serious or critical accessibility violations on the Tests tab and a run', async () => {
     const context = await browser.newContext({ storageState: await owner.storageState() });
     const a11y = await context.newPage();
+    const network = watchNetwork(a11y);
     const found: string[] = [];
     const check = async (path: string, heading: RegExp, prepare?: () => Promise<void>) => {
       await a11y.goto(consoleUrl(path));
       await a11y.getByRole('heading', { name: heading }).waitFor();
-      await a11y.waitForLoadState('networkidle');
+      await network.quiet();
       await prepare?.();
       const violations = await seriousA11yViolations(a11y);
       found.push(...violations.map((v) => `${path}: ${v}`));
