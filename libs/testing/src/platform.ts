@@ -84,8 +84,8 @@ async function stopAll(handles: ServiceHandle[]): Promise<void> {
 }
 
 /**
- * Starts the platform from the build output: the services in parallel, then the gateway replicas once
- * every service is ready. If anything fails to start, whatever did start is stopped again.
+ * Starts the platform from the build output: every app at once, returning when all are ready. If anything fails
+ * to start, whatever did start is stopped again.
  */
 export async function startPlatform(options: StartPlatformOptions): Promise<Platform> {
   const services = options.services ?? BACKEND_SERVICES;
@@ -157,22 +157,26 @@ export async function startPlatform(options: StartPlatformOptions): Promise<Plat
   };
 
   try {
-    const serviceHandles = await launchAll(
-      services.flatMap((s) =>
-        Array.from(
-          { length: Math.max(1, options.replicas?.[s] ?? 1) },
-          (_, i): [PlatformApp, string, number | undefined] =>
-            i === 0 ? [s, s, ports[s]] : [s, `${s}-${i + 1}`, undefined],
-        ),
+    const serviceApps = services.flatMap((s) =>
+      Array.from(
+        { length: Math.max(1, options.replicas?.[s] ?? 1) },
+        (_, i): [PlatformApp, string, number | undefined] =>
+          i === 0 ? [s, s, ports[s]] : [s, `${s}-${i + 1}`, undefined],
       ),
     );
-    const gateways = await launchAll(
-      Array.from({ length: replicas }, (_, i) => [
+    const gatewayApps = Array.from(
+      { length: replicas },
+      (_, i): [PlatformApp, string, number | undefined] => [
         'gateway',
         replicas > 1 ? `gateway-${i + 1}` : 'gateway',
         gatewayPorts[i],
-      ]),
+      ],
     );
+    // All at once, as a deployment starts them: the gateways boot while the services do, and count as ready
+    // once the services answer their readiness.
+    const handles = await launchAll([...serviceApps, ...gatewayApps]);
+    const serviceHandles = handles.slice(0, serviceApps.length);
+    const gateways = handles.slice(serviceApps.length);
     const byName = Object.fromEntries(
       services.map((s) => [s, serviceHandles.find((h) => h.name === s)]),
     ) as Partial<Record<BackendService, ServiceHandle>>;
