@@ -44,7 +44,8 @@ describe('campaigns replicas: a crash mid-campaign', () => {
   it('a replica killed mid-campaign loses no contact and dials none twice', async () => {
     const partner = await CampaignsPartner.create({ concurrency_limit: 5 });
     const c = await partner.createCampaign({ concurrency_limit: 5 });
-    const numbers = Array.from({ length: 30 }, () => callee('55'));
+    // 05: each callee hears the intro and hangs up, so the calls are short; their conversation is not what this tests.
+    const numbers = Array.from({ length: 30 }, () => callee('05'));
     await partner.addContacts(c.campaign_id, numbers);
     expect((await partner.start(c.campaign_id)).status).toBe(200);
     await until('calls under way', async () => (tap.callsByNumber(partner.id).size >= 6 ? true : undefined));
