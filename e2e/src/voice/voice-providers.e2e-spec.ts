@@ -112,16 +112,29 @@ describe('cloud providers through the fake OpenAI-compatible server', () => {
   });
 });
 
-describe('deepgram live STT through the fake Deepgram-compatible socket', () => {
+// Deepgram first (healthy, it hears every call), then the fallbacks taking over when the primaries fail.
+describe('deepgram live STT and the fallback providers: STT_PROVIDER=deepgram,openai, TTS_PROVIDER=openai,offline, LLM_FALLBACK_BASE_URL', () => {
   let world: VoiceWorld;
 
   beforeAll(async () => {
-    world = await VoiceWorld.start({ name: 'voice_deepgram', providers: { stt: 'deepgram', llm: true } });
+    world = await VoiceWorld.start({
+      name: 'voice_fallbacks',
+      providers: { stt: 'deepgram,openai', tts: 'openai,offline', llm: true },
+      llmFallback: true,
+    });
     world.ai.script(voiceScript);
+    // The fallback model answers in words of its own, so the caller hears which model replied.
+    world.aiFallback!.script((request) => ({
+      text: `Fallback heard ${lastUserText(request).replace(/[.?!]+$/, '')}.`,
+    }));
   }, 180_000);
 
   afterAll(async () => {
     await world?.stop();
+  });
+
+  afterEach(() => {
+    world?.ai.heal();
   });
 
   it('streams the caller’s mu-law to one live socket per call and answers the final transcript', async () => {
@@ -160,31 +173,6 @@ describe('deepgram live STT through the fake Deepgram-compatible socket', () => 
       timeoutMs: 15_000,
       description: 'the live socket to close',
     });
-  });
-});
-
-describe('fallback providers: STT_PROVIDER=deepgram,openai, TTS_PROVIDER=openai,offline, LLM_FALLBACK_BASE_URL', () => {
-  let world: VoiceWorld;
-
-  beforeAll(async () => {
-    world = await VoiceWorld.start({
-      name: 'voice_fallbacks',
-      providers: { stt: 'deepgram,openai', tts: 'openai,offline', llm: true },
-      llmFallback: true,
-    });
-    world.ai.script(voiceScript);
-    // The fallback model answers in words of its own, so the caller hears which model replied.
-    world.aiFallback!.script((request) => ({
-      text: `Fallback heard ${lastUserText(request).replace(/[.?!]+$/, '')}.`,
-    }));
-  }, 180_000);
-
-  afterAll(async () => {
-    await world?.stop();
-  });
-
-  afterEach(() => {
-    world?.ai.heal();
   });
 
   it('the primaries failing mid-call hand over to the fallbacks, the call goes on, and each turn names who served it', async () => {
