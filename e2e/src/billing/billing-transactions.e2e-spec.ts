@@ -1,9 +1,6 @@
 import { adminApi, api, createPartner } from '../../support';
-import { CallsPartner, callee, EventTap } from '../calls/call-fixtures';
+import { CallsPartner, callee, EventTap, HANGS_UP_AFTER_INTRO } from '../calls/call-fixtures';
 import { CampaignsPartner, Loose } from '../campaigns/campaign-fixtures';
-
-/** The sandbox callee who hears the intro out, then hangs up (suffix 05): an answered, billed call in seconds. */
-const HANGS_UP_AFTER_INTRO = '05';
 
 // Sandbox calls run a few seconds of conversation each, then post-call processing: beyond Jest's 60 s when
 // the machine is loaded.

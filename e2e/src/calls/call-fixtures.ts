@@ -25,6 +25,12 @@ export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{1
 // same number: a random start per process, then a sequence.
 let nextCallee = Math.floor(Math.random() * 9_000_000);
 
+/**
+ * The sandbox callee who hears the agent's intro out, then hangs up (suffix 05): an answered, billed call in
+ * seconds, for specs that read what a call is and costs, not its conversation.
+ */
+export const HANGS_UP_AFTER_INTRO = '05';
+
 /** An Indian mobile number, new within this process, whose last two digits pick the sandbox outcome. */
 export function callee(suffix: string): string {
   nextCallee = (nextCallee + 1) % 10_000_000;

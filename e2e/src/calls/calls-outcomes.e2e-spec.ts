@@ -1,5 +1,5 @@
 import { CALL_STATUS_UPDATED_FIELDS } from '../../support';
-import { CallsPartner, callee, EventTap, IDLE_REPROMPT, UUID } from './call-fixtures';
+import { CallsPartner, callee, EventTap, HANGS_UP_AFTER_INTRO, IDLE_REPROMPT, UUID } from './call-fixtures';
 
 describe('sandbox call outcomes through the gateway', () => {
   let partner: CallsPartner;
@@ -40,8 +40,8 @@ describe('sandbox call outcomes through the gateway', () => {
   }
 
   it('starts a call as pending on the default sandbox number and returns the whole record', async () => {
-    // 05: the callee hears the intro and hangs up; this reads the record the start returns, not the conversation.
-    const res = await partner.start({ agent_id: agent.id, to_number: callee('05') });
+    // This reads the record the start returns, not the conversation.
+    const res = await partner.start({ agent_id: agent.id, to_number: callee(HANGS_UP_AFTER_INTRO) });
     expect(res.status).toBe(200);
     const call = res.body.data;
     expect(call).toMatchObject({

@@ -5,13 +5,7 @@ import { api, createPartner, e2eEnv } from '../../support';
 import { DecisionServer, startDecisionServer } from '../../support/decision-server';
 import { createTestAgent } from '../telephony/telephony-fixtures';
 import { CampaignsPartner } from '../campaigns/campaign-fixtures';
-import { CallsPartner, callee, EventTap } from './call-fixtures';
-
-/**
- * The sandbox callee who hears the agent's intro out, then hangs up (suffix 05): what the hooks change shows in the
- * call and its intro, and the call ends without a conversation nobody here reads.
- */
-const HANGS_UP_AFTER_INTRO = '05';
+import { CallsPartner, callee, EventTap, HANGS_UP_AFTER_INTRO } from './call-fixtures';
 
 /** Recomputes the documented X-Vap-Signature, as a partner's server would. */
 function signatureValid(headers: Record<string, unknown>, rawBody: string, secret: string): boolean {

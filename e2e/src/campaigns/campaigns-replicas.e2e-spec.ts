@@ -1,5 +1,6 @@
 import { freePort, ServiceHandle, startService } from '@vap/testing';
 import { e2eEnv } from '../../support';
+import { HANGS_UP_AFTER_INTRO } from '../calls/call-fixtures';
 import { callee, CampaignEventTap, CampaignsPartner, until } from './campaign-fixtures';
 
 /**
@@ -44,8 +45,8 @@ describe('campaigns replicas: a crash mid-campaign', () => {
   it('a replica killed mid-campaign loses no contact and dials none twice', async () => {
     const partner = await CampaignsPartner.create({ concurrency_limit: 5 });
     const c = await partner.createCampaign({ concurrency_limit: 5 });
-    // 05: each callee hears the intro and hangs up, so the calls are short; their conversation is not what this tests.
-    const numbers = Array.from({ length: 30 }, () => callee('05'));
+    // Short calls: their conversation is not what this tests.
+    const numbers = Array.from({ length: 30 }, () => callee(HANGS_UP_AFTER_INTRO));
     await partner.addContacts(c.campaign_id, numbers);
     expect((await partner.start(c.campaign_id)).status).toBe(200);
     await until('calls under way', async () => (tap.callsByNumber(partner.id).size >= 6 ? true : undefined));
