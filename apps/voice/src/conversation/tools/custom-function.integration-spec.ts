@@ -254,12 +254,6 @@ describe('custom functions called by the model on a carrier_b call', () => {
     return { call, run };
   }
 
-  /** The caller hangs up; once the voice service reported the stream ended. */
-  async function hangUp(call: CarrierCall, run: PhoneRun): Promise<void> {
-    await calls.hangUp(call, run);
-    expect(call.scriptErrors).toEqual([]);
-  }
-
   /** The call's transcript lines in the order said. */
   const transcript = (call: CarrierCall): Line[] =>
     calls.transcript(call.callId).sort((a, b) => (a.seq ?? 0) - (b.seq ?? 0));
@@ -290,7 +284,7 @@ describe('custom functions called by the model on a carrier_b call', () => {
     await run.phone.say(ASK_IN_WORDS);
     await calls.played(call, ANSWERED);
     const recorded = await toolCalls(call, 2);
-    await hangUp(call, run);
+    await calls.hangUp(call, run);
 
     // The model was offered the function as its spec says.
     const [asked] = chatsAfter(ASK_IN_WORDS, 'invalid-arguments test');
@@ -373,7 +367,7 @@ describe('custom functions called by the model on a carrier_b call', () => {
     await run.phone.say(ASIDE);
     await calls.played(call, ASIDE_REPLY);
     const recorded = await toolCalls(call, 1);
-    await hangUp(call, run);
+    await calls.hangUp(call, run);
 
     const chats = chatsAfter(ASK, 'variables test');
     // The round that called the function read the placeholders unset; every later round reads the values.
@@ -408,7 +402,7 @@ describe('custom functions called by the model on a carrier_b call', () => {
     agents.release(fn);
     await calls.played(call, ANSWERED);
     const recorded = await toolCalls(call, 1);
-    await hangUp(call, run);
+    await calls.hangUp(call, run);
 
     expect(botLines(call).map((l) => l.content)).toEqual([INTRO, PENDING_REPLY, ASIDE_REPLY, ANSWERED]);
     // The answer joined the history as the function's own call and result, after the aside.
@@ -449,7 +443,7 @@ describe('custom functions called by the model on a carrier_b call', () => {
     await run.phone.say(ASK);
     await calls.played(call, FAILED_REPLY);
     const recorded = await toolCalls(call, 1);
-    await hangUp(call, run);
+    await calls.hangUp(call, run);
 
     const told = chatsAfter(ASK, 'failure test')
       .map((c) => lastMessage(c))
@@ -477,7 +471,7 @@ describe('custom functions called by the model on a carrier_b call', () => {
       description: 'the invocation to reach the agents service',
     });
     const hungUpAt = Date.now();
-    await hangUp(call, run);
+    await calls.hangUp(call, run);
     const recorded = await toolCalls(call, 1);
     // The call finished, its invocation recorded, without waiting for the partner's answer.
     expect(Date.now() - hungUpAt).toBeLessThan(PARTNER_MS);
@@ -502,7 +496,7 @@ describe('custom functions called by the model on a carrier_b call', () => {
     await run.phone.say(ASK_FIVE);
     await calls.played(call, LIMIT_REPLY);
     const recorded = await toolCalls(call, 5);
-    await hangUp(call, run);
+    await calls.hangUp(call, run);
 
     const invokes = agents.invokes(fn);
     expect(invokes.map((r) => (r.arguments as { order_number: number }).order_number)).toEqual([1, 2, 3, 4]);
@@ -558,7 +552,7 @@ describe('custom functions called by the model on a carrier_b call', () => {
     await run.phone.say(ASIDE);
     await calls.played(call, ASIDE_REPLY);
     const recorded = await toolCalls(call, 1);
-    await hangUp(call, run);
+    await calls.hangUp(call, run);
 
     expect(botLines(call).map((l) => l.content)).toEqual([INTRO, PENDING_REPLY, ON_FAILURE, ASIDE_REPLY]);
     // The model's next round, the caller's aside, knew of the failure and what the caller was told.
@@ -582,7 +576,7 @@ describe('custom functions called by the model on a carrier_b call', () => {
     await run.phone.say(ASK);
     await calls.played(call, FAILED_REPLY);
     const recorded = await toolCalls(call, 1);
-    await hangUp(call, run);
+    await calls.hangUp(call, run);
 
     expect(agents.invokes(fn).map((r) => r.timeoutMs)).toEqual([1000]);
     expect(botLines(call).map((l) => l.content)).toEqual([INTRO, FAILED_REPLY]);
@@ -612,7 +606,7 @@ describe('custom functions called by the model on a carrier_b call', () => {
     await run.phone.say(ASK_SPOKEN);
     await calls.played(call, MOVE_ON);
     const recorded = await toolCalls(call, 1);
-    await hangUp(call, run);
+    await calls.hangUp(call, run);
 
     const bot = botLines(call).slice(1);
     expect(bot.map((l) => l.content)).toEqual([speech.onStart, speech.onDelay, speech.onFailure, MOVE_ON]);

@@ -77,11 +77,6 @@ describe('turn-taking on a carrier_b call', () => {
     return line;
   }
 
-  async function hangUp(call: CarrierCall, run: PhoneRun): Promise<void> {
-    await calls.hangUp(call, run);
-    expect(call.scriptErrors).toEqual([]);
-  }
-
   it('a backchannel over the agent does not stop it, is not answered, and stays in the transcript', async () => {
     const { call, run } = await agentMidReply();
     await say(run, 'Yeah.');
@@ -95,7 +90,7 @@ describe('turn-taking on a carrier_b call', () => {
     expect(userLines(lines).map((l) => l.content)).toEqual(['Tell me everything about your plans.', 'Yeah.']);
     // The model was never asked to answer it.
     expect(model().chats.some((c) => c.messages.at(-1)?.content === 'Yeah.')).toBe(false);
-    await hangUp(call, run);
+    await calls.hangUp(call, run);
   });
 
   it('"wait" stops the agent at once, and the caller is answered', async () => {
@@ -111,7 +106,7 @@ describe('turn-taking on a carrier_b call', () => {
     const lines = await transcript(call, (l) => l.some((x) => x.content === 'You said Wait.'));
     const cut = botLines(lines).find((l) => l.content && REPLY.startsWith(l.content) && l.content !== REPLY)!;
     expect(cut.interrupted).toBe(true);
-    await hangUp(call, run);
+    await calls.hangUp(call, run);
   });
 
   it('a noise burst stops the agent, which then says the cut sentence again and finishes its reply', async () => {
@@ -135,7 +130,7 @@ describe('turn-taking on a carrier_b call', () => {
     expect(botLines(lines).find((l) => l.content === REPLY)!.interrupted).toBeUndefined();
     // Sound without words is no turn and no transcript line.
     expect(userLines(lines)).toHaveLength(1);
-    await hangUp(call, run);
+    await calls.hangUp(call, run);
   });
 
   it('answers a finished question sooner than an unfinished sentence, and says where the wait went', async () => {
@@ -161,7 +156,7 @@ describe('turn-taking on a carrier_b call', () => {
       expect(latency!.first_frame_out_ms).toBeGreaterThanOrEqual(latency!.endpointing_ms);
       expect(latency!.first_frame_out_ms).toBeGreaterThanOrEqual(latency!.stt_final_ms);
     }
-    await hangUp(call, run);
+    await calls.hangUp(call, run);
   });
 
   it("never plays an early reply that the caller's later words contradict", async () => {
@@ -187,6 +182,6 @@ describe('turn-taking on a carrier_b call', () => {
     const lines = await transcript(call, (l) => botLines(l).length >= 2);
     expect(userLines(lines).map((l) => l.content)).toEqual(['Book a table. For two people.']);
     expect(botLines(lines).map((l) => l.content)).toEqual([INTRO, 'You said Book a table. For two people.']);
-    await hangUp(call, run);
+    await calls.hangUp(call, run);
   });
 });
